@@ -1,0 +1,45 @@
+# The two commands a newcomer needs:  make run  (the site on SQLite with the seed data)
+#                                     make test (every test, browser tests included)
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test test-fast e2e-browser lint check messages bench clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+messages: $(STAMP)
+	$(PY) manage.py compiletranslations
+
+run: $(STAMP) messages
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py seed
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+# Browser tests drive Debian's Chromium; install it when missing (never `playwright install`).
+e2e-browser:
+	@test -x /usr/bin/chromium || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi; }
+
+test: $(STAMP) messages e2e-browser
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest
+
+# Everything but the browser: quicker while editing.
+test-fast: $(STAMP) messages
+	$(PY) -m pytest --ignore=e2e
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+bench: $(STAMP)
+	$(PY) bench/engine_bench.py
+
+clean:
+	rm -rf $(VENV) staticfiles db.sqlite3

@@ -1,0 +1,52 @@
+"""Browser tests: Playwright for Python driving Debian's Chromium against live_server."""
+
+import os
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from playwright.sync_api import sync_playwright
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+
+# live_server runs in a thread; Playwright's sync API keeps an event loop in this one.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: run `make test`, which installs it.")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def seeded_server(live_server, transactional_db):
+    call_command("seed", "--force", verbosity=0)
+    return live_server
+
+
+@pytest.fixture(params=[390, 1280], ids=["phone", "desktop"])
+def page(request, browser):
+    context = browser.new_context(viewport={"width": request.param, "height": 900})
+    page = context.new_page()
+    page.width = request.param
+    yield page
+    context.close()
+
+
+def screenshot(page, name):
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / f"{name}-{page.width}.png", full_page=True)

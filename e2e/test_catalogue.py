@@ -1,0 +1,59 @@
+"""A patron searches, filters and opens a record, on a phone and on a desktop."""
+
+import re
+
+from axe_playwright_python.sync_playwright import Axe
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from e2e.conftest import screenshot
+
+
+def url(server, name, **kwargs):
+    return server.url + reverse(name, kwargs=kwargs or None)
+
+
+def test_search_from_home_then_open_a_record(seeded_server, page):
+    page.goto(url(seeded_server, "games:home"))
+    page.get_by_label("Find a game").fill("maitre d'oeuvre")
+    page.get_by_label("Find a game").press("Enter")
+    expect(page.locator(".results-count")).to_contain_text("1")
+    page.get_by_role("link", name="Villa Paletti").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Villa Paletti")
+    expect(page.locator(".record")).to_contain_text("Bill Payne")
+    screenshot(page, "game")
+
+
+def test_filter_by_players_with_the_keyboard(seeded_server, page):
+    page.goto(url(seeded_server, "games:game-list"))
+    page.get_by_label("Number of players").fill("6")
+    page.get_by_label("Number of players").press("Enter")
+    expect(page).to_have_url(re.compile(r"players=6"))
+    expect(page.locator(".game-card")).to_have_count(1)
+    expect(page.locator(".game-card")).to_contain_text("Alhambra")
+    screenshot(page, "list")
+
+
+def test_bad_filter_shows_a_message_and_a_way_out(seeded_server, page):
+    page.goto(url(seeded_server, "games:game-list") + "?age=-3")
+    expect(page.locator(".field-error")).to_be_visible()
+    page.get_by_role("link", name="Show all games").click()
+    expect(page.locator(".game-card")).to_have_count(3)
+
+
+def test_no_serious_accessibility_violation(seeded_server, page):
+    axe = Axe()
+    for name, kwargs in [
+        ("games:home", {}),
+        ("games:game-list", {}),
+        ("games:game-detail", {"slug": "villa-paletti"}),
+    ]:
+        page.goto(url(seeded_server, name, **kwargs))
+        results = axe.run(page)
+        serious = [
+            (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+            for v in results.response["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        assert serious == [], f"{name}: {serious}"
+    screenshot(page, "home")

@@ -1,0 +1,156 @@
+"""Staff's workbench: volunteers add and correct records here."""
+
+from django.contrib import admin
+from django.db.models import Count
+from django.utils.translation import gettext_lazy as _
+from import_export.admin import ImportExportModelAdmin
+
+from .models import EsarCategory, Game, GameAuthor, Language, Person, Publisher, RuleSummary
+from .resources import GameResource
+
+
+class PlayersFilter(admin.SimpleListFilter):
+    title = _("playable with")
+    parameter_name = "players"
+
+    def lookups(self, request, model_admin):
+        return [(str(n), _("%(count)d players") % {"count": n}) for n in range(1, 9)]
+
+    def queryset(self, request, queryset):
+        if self.value():
+            return queryset.playable_by(int(self.value()))
+        return queryset
+
+
+class AgeFilter(admin.SimpleListFilter):
+    title = _("suitable for a child of")
+    parameter_name = "age"
+
+    def lookups(self, request, model_admin):
+        return [(str(a), _("%(age)d years") % {"age": a}) for a in (3, 4, 5, 6, 8, 10, 12, 14)]
+
+    def queryset(self, request, queryset):
+        if self.value():
+            return queryset.suitable_for_age(int(self.value()))
+        return queryset
+
+
+class DurationFilter(admin.SimpleListFilter):
+    title = _("lasting at most")
+    parameter_name = "duration_max"
+
+    def lookups(self, request, model_admin):
+        return [(str(m), _("%(minutes)d minutes") % {"minutes": m}) for m in (15, 30, 45, 60, 90)]
+
+    def queryset(self, request, queryset):
+        if self.value():
+            return queryset.within_minutes(int(self.value()))
+        return queryset
+
+
+class GameAuthorInline(admin.TabularInline):
+    model = GameAuthor
+    extra = 1
+    autocomplete_fields = ["person"]
+
+
+class RuleSummaryInline(admin.StackedInline):
+    model = RuleSummary
+    extra = 0
+
+
+@admin.register(Game)
+class GameAdmin(ImportExportModelAdmin):
+    resource_classes = [GameResource]
+    list_display = [
+        "title",
+        "publisher",
+        "esar",
+        "players",
+        "ages",
+        "duration_minutes",
+        "summary_languages",
+    ]
+    list_filter = [PlayersFilter, AgeFilter, DurationFilter, "esar", "languages", "document_type"]
+    search_fields = ["title", "principle", "authors__name", "publisher__name"]
+    prepopulated_fields = {"slug": ["title"]}
+    autocomplete_fields = ["publisher"]
+    filter_horizontal = ["languages"]
+    inlines = [GameAuthorInline, RuleSummaryInline]
+    list_select_related = ["publisher", "esar"]
+    fieldsets = [
+        (None, {"fields": ["title", "slug", "document_type", "publisher", "year", "languages"]}),
+        (
+            _("Classification and audience"),
+            {
+                "fields": [
+                    "esar",
+                    ("min_players", "max_players"),
+                    ("min_age", "max_age"),
+                    "duration_minutes",
+                ]
+            },
+        ),
+        (
+            _("Description"),
+            {"fields": ["principle", "pedagogical_analysis", "rules", "contents"]},
+        ),
+        (_("Identifiers"), {"fields": ["ean", "bgg_id", "image"], "classes": ["collapse"]}),
+    ]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("summaries")
+
+    @admin.display(description=_("players"), ordering="min_players")
+    def players(self, game):
+        return game.players_label
+
+    @admin.display(description=_("ages"), ordering="min_age")
+    def ages(self, game):
+        return game.age_label
+
+    @admin.display(description=_("summaries"))
+    def summary_languages(self, game):
+        return ", ".join(summary.language for summary in game.summaries.all()) or "—"
+
+
+@admin.register(Person)
+class PersonAdmin(admin.ModelAdmin):
+    search_fields = ["name"]
+    list_display = ["name", "game_count"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(game_count=Count("games", distinct=True))
+
+    @admin.display(description=_("games"), ordering="game_count")
+    def game_count(self, person):
+        return person.game_count
+
+
+@admin.register(Publisher)
+class PublisherAdmin(admin.ModelAdmin):
+    search_fields = ["name"]
+    list_display = ["name"]
+
+
+@admin.register(Language)
+class LanguageAdmin(admin.ModelAdmin):
+    list_display = ["code", "name"]
+    search_fields = ["code"]
+
+
+@admin.register(EsarCategory)
+class EsarCategoryAdmin(admin.ModelAdmin):
+    list_display = ["code", "label_fr", "label_en", "family", "parent"]
+    list_filter = ["family"]
+    search_fields = ["code", "label_fr", "label_da", "label_pl", "label_en"]
+    autocomplete_fields = ["parent"]
+
+
+@admin.register(RuleSummary)
+class RuleSummaryAdmin(admin.ModelAdmin):
+    list_display = ["game", "language", "updated_at"]
+    list_filter = ["language"]
+    search_fields = ["game__title", "text"]
+    autocomplete_fields = ["game"]
+    list_select_related = ["game"]

@@ -1,0 +1,230 @@
+"""The catalogue's REST API: games, their rule summaries and the ESAR vocabulary."""
+
+from django.db.models import Prefetch
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from .filters import GameFilter
+from .models import (
+    EsarCategory,
+    Game,
+    GameAuthor,
+    Language,
+    Publisher,
+    RuleLanguage,
+    RuleSummary,
+)
+
+
+class EsarSerializer(serializers.ModelSerializer):
+    label = serializers.CharField(read_only=True)
+    parent = serializers.SlugRelatedField(slug_field="code", read_only=True)
+
+    class Meta:
+        model = EsarCategory
+        fields = [
+            "code",
+            "label",
+            "family",
+            "parent",
+            "label_fr",
+            "label_da",
+            "label_pl",
+            "label_en",
+        ]
+
+
+class EsarBriefSerializer(serializers.ModelSerializer):
+    label = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = EsarCategory
+        fields = ["code", "label", "family"]
+
+
+class CreditSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="person.name")
+
+    class Meta:
+        model = GameAuthor
+        fields = ["name", "role"]
+
+
+class GameListSerializer(serializers.ModelSerializer):
+    esar = EsarBriefSerializer(read_only=True)
+    url = serializers.HyperlinkedIdentityField(view_name="api:game-detail", lookup_field="slug")
+    languages = serializers.SlugRelatedField(slug_field="code", many=True, read_only=True)
+
+    class Meta:
+        model = Game
+        fields = [
+            "url",
+            "slug",
+            "title",
+            "min_players",
+            "max_players",
+            "min_age",
+            "max_age",
+            "duration_minutes",
+            "esar",
+            "languages",
+        ]
+
+
+class GameSerializer(serializers.ModelSerializer):
+    """The whole record. Staff write ESAR by code, publisher by name, languages by code."""
+
+    url = serializers.HyperlinkedIdentityField(view_name="api:game-detail", lookup_field="slug")
+    authors = CreditSerializer(source="credits", many=True, read_only=True)
+    publisher = serializers.SlugRelatedField(
+        slug_field="name", queryset=Publisher.objects.all(), allow_null=True, required=False
+    )
+    languages = serializers.SlugRelatedField(
+        slug_field="code", many=True, queryset=Language.objects.all(), required=False
+    )
+    esar = serializers.SlugRelatedField(slug_field="code", queryset=EsarCategory.objects.all())
+    esar_label = serializers.CharField(source="esar.label", read_only=True)
+    rule_languages = serializers.SerializerMethodField()
+    html_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = [
+            "url",
+            "html_url",
+            "slug",
+            "title",
+            "document_type",
+            "authors",
+            "publisher",
+            "year",
+            "languages",
+            "esar",
+            "esar_label",
+            "min_players",
+            "max_players",
+            "min_age",
+            "max_age",
+            "duration_minutes",
+            "principle",
+            "pedagogical_analysis",
+            "rules",
+            "contents",
+            "ean",
+            "bgg_id",
+            "rule_languages",
+            "updated_at",
+        ]
+        read_only_fields = ["updated_at"]
+
+    def get_rule_languages(self, game) -> list[str]:
+        return [summary.language for summary in game.summaries.all()]
+
+    def get_html_url(self, game) -> str:
+        request = self.context.get("request")
+        url = game.get_absolute_url()
+        return request.build_absolute_uri(url) if request else url
+
+    def validate(self, attrs):
+        instance = self.instance or Game()
+        for key, value in attrs.items():
+            if key != "languages":
+                setattr(instance, key, value)
+        try:
+            instance.clean()
+        except Exception as error:  # ValidationError from the model, as DRF errors
+            raise serializers.ValidationError(getattr(error, "message_dict", str(error))) from None
+        return attrs
+
+
+class RuleSummarySerializer(serializers.ModelSerializer):
+    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    language_name = serializers.CharField(read_only=True)
+    html = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = RuleSummary
+        fields = ["game", "language", "language_name", "text", "html", "updated_at"]
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="List and search the catalogue",
+        parameters=[
+            OpenApiParameter("q", str, description="Words to find (accent-insensitive)."),
+            OpenApiParameter("players", int, description="Playable with this many players."),
+            OpenApiParameter("age", int, description="Suitable for a child of this age."),
+            OpenApiParameter("duration_max", int, description="Lasts at most this many minutes."),
+            OpenApiParameter("esar", str, description="ESAR family (E, S, A, R) or code."),
+            OpenApiParameter("language", str, description="ISO 639-1 code of the material."),
+        ],
+    ),
+)
+class GameViewSet(viewsets.ModelViewSet):
+    """Games of the ludothèque's catalogue.
+
+    Reading is public. Filters mean what the catalogue page's filters mean: `players=5`
+    keeps games whose minimum ≤ 5 ≤ maximum, `age=8` games for an 8-year-old,
+    `duration_max=30` games of at most 30 minutes. A bad filter value is a 400 whose body
+    names the parameter and the reason.
+    """
+
+    lookup_field = "slug"
+    filterset_class = GameFilter
+
+    def get_queryset(self):
+        queryset = Game.objects.select_related("esar", "publisher").prefetch_related("languages")
+        if self.action != "list":
+            queryset = queryset.prefetch_related(
+                Prefetch("credits", queryset=GameAuthor.objects.select_related("person")),
+                Prefetch("summaries", queryset=RuleSummary.objects.only("game_id", "language")),
+            )
+        return queryset.order_by("title")
+
+    def get_serializer_class(self):
+        return GameListSerializer if self.action == "list" else GameSerializer
+
+    @extend_schema(responses=RuleSummarySerializer(many=True))
+    @action(detail=True, methods=["get"], url_path="rules")
+    def rules(self, request, slug=None):
+        """Every rule summary of the game, one per language."""
+        game = get_object_or_404(Game, slug=slug)
+        summaries = game.summaries.select_related("game").order_by("language")
+        return Response(RuleSummarySerializer(summaries, many=True).data)
+
+    @extend_schema(
+        responses=RuleSummarySerializer,
+        parameters=[OpenApiParameter("language", str, OpenApiParameter.PATH)],
+    )
+    @action(detail=True, methods=["get"], url_path=r"rules/(?P<language>[^/.]+)")
+    def rules_in_language(self, request, slug=None, language=None):
+        """The game's rule summary in one language (ISO 639-1). A 404 lists the others."""
+        game = get_object_or_404(Game, slug=slug)
+        summary = game.summaries.select_related("game").filter(language=language).first()
+        if summary is None:
+            available = list(game.summaries.order_by("language").values_list("language", flat=True))
+            known = language in RuleLanguage.values
+            return Response(
+                {
+                    "detail": _("No rule summary in this language.")
+                    if known
+                    else _("Unknown language code."),
+                    "available_languages": available,
+                },
+                status=status.HTTP_404_NOT_FOUND,
+            )
+        return Response(RuleSummarySerializer(summary).data)
+
+
+class EsarViewSet(viewsets.ReadOnlyModelViewSet):
+    """The ESAR classification, a controlled vocabulary: families, categories and descriptors."""
+
+    queryset = EsarCategory.objects.select_related("parent").order_by("code")
+    serializer_class = EsarSerializer
+    lookup_field = "code"
+    pagination_class = None
+    filterset_class = None

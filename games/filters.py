@@ -1,0 +1,134 @@
+"""The catalogue's filters, one definition for the HTML pages and the API alike."""
+
+import django_filters
+from django import forms
+from django.db.models import Case, IntegerField, Value, When
+from django.utils.translation import gettext_lazy as _
+
+from .models import MAX_AGE, MAX_DURATION, MAX_PLAYERS, EsarCategory, EsarFamily, Game, Language
+
+MAX_QUERY_LENGTH = 200
+
+
+def esar_choices():
+    families = [(family.value, f"{family.value} — {family.label}") for family in EsarFamily]
+    categories = [(c.code, f"{c.code} — {c.label}") for c in EsarCategory.objects.all()]
+    return families + categories
+
+
+def language_choices():
+    return [(lang.code, lang.name) for lang in Language.objects.all()]
+
+
+class WholeNumberFilter(django_filters.NumberFilter):
+    """Players, ages and minutes are whole numbers: "2.5" is refused, not rounded."""
+
+    field_class = forms.IntegerField
+
+
+class GameFilter(django_filters.FilterSet):
+    q = django_filters.CharFilter(
+        label=_("Search"),
+        method="filter_text",
+        max_length=MAX_QUERY_LENGTH,
+        help_text=_("Words from the title, authors, principle or rules; accents optional."),
+    )
+    players = WholeNumberFilter(
+        label=_("Number of players"),
+        method="filter_players",
+        min_value=1,
+        max_value=MAX_PLAYERS,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    age = WholeNumberFilter(
+        label=_("Age of the child"),
+        method="filter_age",
+        min_value=0,
+        max_value=MAX_AGE,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    duration_max = WholeNumberFilter(
+        label=_("At most (minutes)"),
+        method="filter_duration",
+        min_value=1,
+        max_value=MAX_DURATION,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    esar = django_filters.ChoiceFilter(
+        label=_("ESAR category"),
+        method="filter_esar",
+        choices=esar_choices,
+        empty_label=_("All categories"),
+    )
+    language = django_filters.ChoiceFilter(
+        label=_("Language of the material"),
+        method="filter_language",
+        choices=language_choices,
+        empty_label=_("All languages"),
+    )
+    ordering = django_filters.OrderingFilter(
+        label=_("Sort by"),
+        fields=(
+            ("title", "title"),
+            ("duration_minutes", "duration"),
+            ("min_age", "age"),
+            ("max_players", "players"),
+            ("year", "year"),
+        ),
+        field_labels={
+            "title": _("Title"),
+            "-title": _("Title (Z–A)"),
+            "duration": _("Shortest first"),
+            "-duration": _("Longest first"),
+            "age": _("Youngest first"),
+            "-age": _("Oldest first"),
+            "players": _("Fewest players"),
+            "-players": _("Most players"),
+            "year": _("Oldest edition"),
+            "-year": _("Newest edition"),
+        },
+        empty_label=_("Relevance"),
+    )
+
+    class Meta:
+        model = Game
+        fields = []
+
+    def filter_text(self, queryset, name, value: str):
+        if not value.strip():
+            return queryset
+        # Titles that match come before games that only mention the words somewhere.
+        return queryset.matching(value).annotate(
+            title_match=Case(
+                When(title__icontains=value.strip(), then=Value(0)),
+                default=Value(1),
+                output_field=IntegerField(),
+            )
+        )
+
+    def filter_players(self, queryset, name, value: int):
+        return queryset.playable_by(int(value))
+
+    def filter_age(self, queryset, name, value: int):
+        return queryset.suitable_for_age(int(value))
+
+    def filter_duration(self, queryset, name, value: int):
+        return queryset.within_minutes(int(value))
+
+    def filter_esar(self, queryset, name, value: str):
+        return queryset.in_esar(value)
+
+    def filter_language(self, queryset, name, value: str):
+        return queryset.in_language(value)
+
+    @property
+    def qs(self):
+        queryset = super().qs
+        if not self.is_bound or not self.is_valid():
+            return queryset
+        if not self.form.cleaned_data.get("ordering"):
+            order = ["title"]
+            if self.form.cleaned_data.get("q", "").strip():
+                order = ["title_match", "title"]
+            queryset = queryset.order_by(*order)
+        return queryset

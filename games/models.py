@@ -1,0 +1,499 @@
+"""The ludothèque's records: games as a PMB catalogue prints them, and what hangs off them."""
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils.translation import get_language, get_language_info
+from django.utils.translation import gettext_lazy as _
+
+from .text import fold
+
+# A child's age or a game's length beyond these is a typing error, not a record.
+MAX_AGE = 120
+MAX_PLAYERS = 99
+MAX_DURATION = 24 * 60
+
+
+class PersonManager(models.Manager):
+    def get_by_natural_key(self, name):
+        return self.get(name=name)
+
+
+class Person(models.Model):
+    """Someone credited on a game: author, illustrator…"""
+
+    name = models.CharField(_("name"), max_length=200, unique=True)
+
+    objects = PersonManager()
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("person")
+        verbose_name_plural = _("people")
+
+    def __str__(self):
+        return self.name
+
+    def natural_key(self):
+        return (self.name,)
+
+
+class PublisherManager(models.Manager):
+    def get_by_natural_key(self, name):
+        return self.get(name=name)
+
+
+class Publisher(models.Model):
+    name = models.CharField(_("name"), max_length=200, unique=True)
+
+    objects = PublisherManager()
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("publisher")
+        verbose_name_plural = _("publishers")
+
+    def __str__(self):
+        return self.name
+
+    def natural_key(self):
+        return (self.name,)
+
+
+class LanguageManager(models.Manager):
+    def get_by_natural_key(self, code):
+        return self.get(code=code)
+
+
+class Language(models.Model):
+    """A language the material (box, rules, cards) is printed in, by ISO 639-1 code.
+
+    The name is not stored: Django knows every language's name in every interface
+    language, so "fr" reads "Français", "French" or "Francuski" as the patron expects.
+    """
+
+    code = models.CharField(
+        _("code"),
+        max_length=7,
+        unique=True,
+        validators=[RegexValidator(r"^[a-z]{2}(-[a-z]{2,4})?$", _("Use an ISO 639-1 code."))],
+        help_text=_("ISO 639-1 code, e.g. fr, da, pl, en, de."),
+    )
+
+    objects = LanguageManager()
+
+    class Meta:
+        ordering = ["code"]
+        verbose_name = _("language")
+        verbose_name_plural = _("languages")
+
+    def __str__(self):
+        return str(self.name)
+
+    def natural_key(self):
+        return (self.code,)
+
+    def clean(self):
+        try:
+            get_language_info(self.code)
+        except KeyError:
+            raise ValidationError({"code": _("Unknown language code.")}) from None
+
+    @property
+    def name(self):
+        try:
+            info = get_language_info(self.code)
+        except KeyError:
+            return self.code
+        return info["name_translated"]
+
+    @property
+    def name_local(self):
+        try:
+            return get_language_info(self.code)["name_local"]
+        except KeyError:
+            return self.code
+
+
+class EsarFamily(models.TextChoices):
+    """The four kinds of play of the ESAR system's first facet."""
+
+    EXERCISE = "E", _("Exercise play")
+    SYMBOLIC = "S", _("Symbolic play")
+    ASSEMBLY = "A", _("Assembly play")
+    RULES = "R", _("Rules games")
+
+
+class EsarCategoryManager(models.Manager):
+    def get_by_natural_key(self, code):
+        return self.get(code=code)
+
+
+class EsarCategory(models.Model):
+    """A node of the ESAR classification: ``A 400`` (rules games) → ``A 404`` (dexterity).
+
+    Labels are stored per interface language because they are the ludothèques' controlled
+    vocabulary, maintained by staff, not interface text.
+    """
+
+    code = models.CharField(_("code"), max_length=12, unique=True)
+    parent = models.ForeignKey(
+        "self",
+        verbose_name=_("parent"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="children",
+    )
+    family = models.CharField(_("family"), max_length=1, choices=EsarFamily.choices)
+    label_fr = models.CharField(_("label (French)"), max_length=200)
+    label_da = models.CharField(_("label (Danish)"), max_length=200, blank=True)
+    label_pl = models.CharField(_("label (Polish)"), max_length=200, blank=True)
+    label_en = models.CharField(_("label (English)"), max_length=200, blank=True)
+
+    objects = EsarCategoryManager()
+
+    class Meta:
+        ordering = ["code"]
+        verbose_name = _("ESAR category")
+        verbose_name_plural = _("ESAR categories")
+
+    def __str__(self):
+        return f"{self.code} {self.label}"
+
+    def natural_key(self):
+        return (self.code,)
+
+    natural_key.dependencies = []
+
+    def clean(self):
+        if self.parent_id and self.parent_id == self.pk:
+            raise ValidationError({"parent": _("A category cannot be its own parent.")})
+        if self.parent and self.parent.family != self.family:
+            raise ValidationError({"family": _("A category belongs to its parent's family.")})
+
+    @property
+    def label(self):
+        """The label in the active language, falling back to French."""
+        language = (get_language() or settings.LANGUAGE_CODE).split("-")[0]
+        return getattr(self, f"label_{language}", "") or self.label_fr
+
+    def descendant_codes(self, all_categories=None):
+        """This code and every code below it in the hierarchy."""
+        categories = all_categories or list(EsarCategory.objects.only("code", "parent_id"))
+        children = {}
+        for category in categories:
+            children.setdefault(category.parent_id, []).append(category)
+        codes, stack = [], [self]
+        while stack:
+            node = stack.pop()
+            codes.append(node.code)
+            stack.extend(children.get(node.pk, []))
+        return codes
+
+
+class DocumentType(models.TextChoices):
+    """PMB's document types that a ludothèque lends."""
+
+    OBJECT = "object", _("three-dimensional object, artefact")
+    KIT = "kit", _("kit")
+    BOOK = "book", _("printed text")
+
+
+class AuthorRole(models.TextChoices):
+    AUTHOR = "author", _("author")
+    ILLUSTRATOR = "illustrator", _("illustrator")
+    DEVELOPER = "developer", _("developer")
+    TRANSLATOR = "translator", _("translator")
+
+
+class GameQuerySet(models.QuerySet):
+    def playable_by(self, players: int):
+        """Games that ``players`` people can play together: min ≤ N ≤ max."""
+        return self.filter(min_players__lte=players, max_players__gte=players)
+
+    def suitable_for_age(self, age: int):
+        """Games for a child of ``age`` years: min_age ≤ age ≤ max_age (no max: no limit)."""
+        return self.filter(min_age__lte=age).filter(Q(max_age__isnull=True) | Q(max_age__gte=age))
+
+    def within_minutes(self, minutes: int):
+        """Games whose average duration fits in ``minutes``."""
+        return self.filter(duration_minutes__lte=minutes)
+
+    def in_esar(self, code_or_family: str):
+        """Games in an ESAR family (``A``, ``R``…) or a category and everything below it."""
+        value = code_or_family.strip()
+        if value.upper() in EsarFamily.values and len(value) == 1:
+            return self.filter(esar__family=value.upper())
+        category = EsarCategory.objects.filter(code__iexact=value).first()
+        if category is None:
+            return self.none()
+        return self.filter(esar__code__in=category.descendant_codes())
+
+    def in_language(self, code: str):
+        """Games whose material exists in the language ``code``."""
+        return self.filter(languages__code=code).distinct()
+
+    def matching(self, query: str):
+        """Games whose text contains every word of ``query``, ignoring case and accents."""
+        qs = self
+        for word in fold(query).split():
+            qs = qs.filter(search_document__contains=word)
+        return qs
+
+
+class GameManager(models.Manager.from_queryset(GameQuerySet)):
+    def get_by_natural_key(self, slug):
+        return self.get(slug=slug)
+
+
+class Game(models.Model):
+    """A game as the ludothèque catalogues it."""
+
+    title = models.CharField(_("title"), max_length=200)
+    slug = models.SlugField(_("slug"), max_length=200, unique=True)
+    document_type = models.CharField(
+        _("document type"),
+        max_length=20,
+        choices=DocumentType.choices,
+        default=DocumentType.OBJECT,
+    )
+    authors = models.ManyToManyField(
+        Person, through="GameAuthor", related_name="games", verbose_name=_("authors")
+    )
+    publisher = models.ForeignKey(
+        Publisher,
+        verbose_name=_("publisher"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="games",
+    )
+    year = models.PositiveSmallIntegerField(
+        _("year"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1800), MaxValueValidator(2100)],
+    )
+    languages = models.ManyToManyField(
+        Language,
+        verbose_name=_("languages of the material"),
+        blank=True,
+        related_name="games",
+    )
+    esar = models.ForeignKey(
+        EsarCategory,
+        verbose_name=_("ESAR category"),
+        on_delete=models.PROTECT,
+        related_name="games",
+    )
+    min_players = models.PositiveSmallIntegerField(
+        _("minimum players"), validators=[MinValueValidator(1), MaxValueValidator(MAX_PLAYERS)]
+    )
+    max_players = models.PositiveSmallIntegerField(
+        _("maximum players"), validators=[MinValueValidator(1), MaxValueValidator(MAX_PLAYERS)]
+    )
+    min_age = models.PositiveSmallIntegerField(
+        _("minimum age"), validators=[MaxValueValidator(MAX_AGE)]
+    )
+    max_age = models.PositiveSmallIntegerField(
+        _("maximum age"),
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(MAX_AGE)],
+        help_text=_("Leave empty for no upper limit."),
+    )
+    duration_minutes = models.PositiveSmallIntegerField(
+        _("average duration (minutes)"),
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_DURATION)],
+    )
+    principle = models.TextField(_("game principle"), blank=True)
+    pedagogical_analysis = models.TextField(_("pedagogical analysis"), blank=True)
+    rules = models.TextField(
+        _("rules"), blank=True, help_text=_("The rules as printed in the box, in their language.")
+    )
+    contents = models.TextField(_("contents"), blank=True)
+    ean = models.CharField(
+        _("EAN"),
+        max_length=13,
+        blank=True,
+        validators=[RegexValidator(r"^\d{8}(\d{5})?$", _("An EAN has 8 or 13 digits."))],
+    )
+    bgg_id = models.PositiveIntegerField(_("BoardGameGeek id"), null=True, blank=True)
+    image = models.ImageField(_("image"), upload_to="games/", blank=True)
+    # Title, texts, people and summaries folded to lower case without accents, so that
+    # search is accent-insensitive on SQLite and PostgreSQL alike (trigram-indexed there).
+    search_document = models.TextField(editable=False, blank=True, default="")
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    objects = GameManager()
+
+    class Meta:
+        ordering = ["title"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(min_players__gte=1), name="game_min_players_at_least_one"
+            ),
+            models.CheckConstraint(
+                condition=Q(min_players__lte=F("max_players")), name="game_players_min_le_max"
+            ),
+            models.CheckConstraint(
+                condition=Q(max_age__isnull=True) | Q(min_age__lte=F("max_age")),
+                name="game_age_min_le_max",
+            ),
+            models.CheckConstraint(
+                condition=Q(duration_minutes__gte=1), name="game_duration_positive"
+            ),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    def save(self, *args, **kwargs):
+        self.search_document = self.build_search_document()
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self):
+        return reverse("games:game-detail", kwargs={"slug": self.slug})
+
+    def natural_key(self):
+        return (self.slug,)
+
+    def clean(self):
+        errors = {}
+        if self.min_players and self.max_players and self.min_players > self.max_players:
+            errors["max_players"] = _("The maximum number of players is below the minimum.")
+        if self.max_age is not None and self.min_age is not None and self.min_age > self.max_age:
+            errors["max_age"] = _("The maximum age is below the minimum age.")
+        if errors:
+            raise ValidationError(errors)
+
+    def build_search_document(self):
+        parts = [self.title, self.principle, self.pedagogical_analysis, self.rules, self.contents]
+        if self.publisher_id:
+            parts.append(self.publisher.name)
+        if self.pk:
+            parts.extend(person.name for person in self.authors.all())
+            parts.extend(summary.text for summary in self.summaries.all())
+        return fold(" \n ".join(p for p in parts if p))
+
+    def refresh_search_document(self):
+        """Rebuild the search text after authors or summaries changed."""
+        document = self.build_search_document()
+        Game.objects.filter(pk=self.pk).update(search_document=document)
+        self.search_document = document
+
+    @property
+    def players_label(self):
+        return (
+            str(self.min_players)
+            if self.min_players == self.max_players
+            else f"{self.min_players}–{self.max_players}"
+        )
+
+    @property
+    def age_label(self):
+        if self.max_age is None:
+            return f"{self.min_age}+"
+        return f"{self.min_age}–{self.max_age}"
+
+
+class GameAuthorManager(models.Manager):
+    def get_by_natural_key(self, game_slug, person_name, role):
+        return self.get(game__slug=game_slug, person__name=person_name, role=role)
+
+
+class GameAuthor(models.Model):
+    """Who made a game, and as what: PMB prints "Bill Payne, Auteur"."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="credits")
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, verbose_name=_("person"))
+    role = models.CharField(
+        _("role"), max_length=20, choices=AuthorRole.choices, default=AuthorRole.AUTHOR
+    )
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    objects = GameAuthorManager()
+
+    class Meta:
+        ordering = ["order", "id"]
+        verbose_name = _("credit")
+        verbose_name_plural = _("credits")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "person", "role"], name="gameauthor_unique_credit"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.person}, {self.get_role_display()}"
+
+    def natural_key(self):
+        return (self.game.slug, self.person.name, self.role)
+
+    natural_key.dependencies = ["games.game", "games.person"]
+
+
+class RuleLanguage(models.TextChoices):
+    """Languages rule summaries are written in (ISO 639-1), named in their own language."""
+
+    FRENCH = "fr", "Français"
+    DANISH = "da", "Dansk"
+    POLISH = "pl", "Polski"
+    ENGLISH = "en", "English"
+
+
+class RuleSummaryManager(models.Manager):
+    def get_by_natural_key(self, game_slug, language):
+        return self.get(game__slug=game_slug, language=language)
+
+
+class RuleSummary(models.Model):
+    """How to play a game, in one language, in this project's own words (Markdown)."""
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="summaries", verbose_name=_("game")
+    )
+    language = models.CharField(_("language"), max_length=7, choices=RuleLanguage.choices)
+    text = models.TextField(_("text"), help_text=_("Markdown: ## headings, lists, tables."))
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    objects = RuleSummaryManager()
+
+    class Meta:
+        ordering = ["game", "language"]
+        verbose_name = _("rule summary")
+        verbose_name_plural = _("rule summaries")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "language"], name="rulesummary_one_per_language"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.game} ({self.language})"
+
+    def get_absolute_url(self):
+        return reverse(
+            "games:game-rules", kwargs={"slug": self.game.slug, "language": self.language}
+        )
+
+    def natural_key(self):
+        return (self.game.slug, self.language)
+
+    natural_key.dependencies = ["games.game"]
+
+    @property
+    def language_name(self):
+        return RuleLanguage(self.language).label
+
+    @property
+    def html(self):
+        from .markdown import render_markdown
+
+        return render_markdown(self.text)

@@ -1,0 +1,132 @@
+import json
+import re
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from games.models import Game, RuleSummary
+from games.tests.factories import make_game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_has_a_search_box_and_the_collection(client, seed):
+    response = client.get(reverse("games:home"))
+    assert response.status_code == 200
+    assert b'role="search"' in response.content
+    for title in ("Villa Paletti", "Alhambra", "Le Petit Prince : Fabrique-moi une planète"):
+        assert title.encode() in response.content
+
+
+def test_list_filters_by_players_and_counts(client, seed):
+    response = client.get(reverse("games:game-list"), {"players": 5})
+    assert response.context["count"] == 2
+    assert b"Alhambra" in response.content
+    assert b"Villa Paletti" not in response.content
+
+
+def test_list_text_search_is_accent_insensitive(client, seed):
+    make_game(title="École de magie", slug="ecole-de-magie")
+    response = client.get(reverse("games:game-list"), {"q": "ecole"})
+    assert [g.slug for g in response.context["games"]] == ["ecole-de-magie"]
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"players": "abc"}, {"age": "-1"}, {"duration_max": "2.5"}, {"esar": "<script>"}],
+)
+def test_bad_filter_is_a_message_not_an_error(client, seed, params):
+    response = client.get(reverse("games:game-list"), params)
+    assert response.status_code == 200
+    assert response.context["valid"] is False
+    assert b'class="field-error"' in response.content
+    assert b"<script>" not in response.content
+
+
+def test_very_long_query_is_refused_politely(client, seed):
+    response = client.get(reverse("games:game-list"), {"q": "villa " * 2000})
+    assert response.status_code == 200
+    assert response.context["valid"] is False
+
+
+def test_nothing_matches_offers_a_way_out(client, seed):
+    response = client.get(reverse("games:game-list"), {"players": 12})
+    assert response.context["count"] == 0
+    assert f'href="{reverse("games:game-list")}"'.encode() in response.content
+
+
+def test_sorting_and_pagination(client, seed):
+    for n in range(14):
+        make_game(title=f"Zz {n:02d}", slug=f"zz-{n:02d}", duration_minutes=5 + n)
+    first = client.get(reverse("games:game-list"), {"ordering": "duration"})
+    assert first.context["count"] == 17
+    assert [g.slug for g in first.context["games"]][:2] == ["zz-00", "zz-01"]
+    second = client.get(reverse("games:game-list"), {"ordering": "duration", "page": 2})
+    assert len(second.context["games"]) == 5
+    assert b"ordering=duration" in first.content  # the next-page link keeps the sort
+
+
+def test_list_page_queries_do_not_grow_with_the_page(client, seed, django_assert_num_queries):
+    url = reverse("games:game-list")
+    with django_assert_num_queries(6):
+        response = client.get(url)
+    assert len(response.context["games"]) == 3
+    for n in range(12):
+        make_game(title=f"Jeu {n}", slug=f"jeu-{n}")
+    with django_assert_num_queries(6):
+        response = client.get(url)
+    assert len(response.context["games"]) == 12
+
+
+def test_game_page_shows_the_whole_record(client, seed):
+    response = client.get(reverse("games:game-detail", kwargs={"slug": "villa-paletti"}))
+    for text in ("Bill Payne", "Zoch", "A 404", "2–4", "8–99", "30 min", "20 colonnes"):
+        assert text.encode() in response.content
+
+
+def test_game_page_json_ld_describes_the_game(client, seed):
+    response = client.get(reverse("games:game-detail", kwargs={"slug": "villa-paletti"}))
+    match = re.search(
+        rb'<script type="application/ld\+json">(.*?)</script>', response.content, re.S
+    )
+    data = json.loads(match.group(1))
+    assert data["@type"] == "Game"
+    assert data["name"] == "Villa Paletti"
+    assert data["numberOfPlayers"] == {"@type": "QuantitativeValue", "minValue": 2, "maxValue": 4}
+    assert data["author"] == [{"@type": "Person", "name": "Bill Payne"}]
+
+
+def test_json_ld_cannot_break_out_of_its_script(client, seed):
+    make_game(title="</script><script>alert(1)</script>", slug="evil")
+    response = client.get(reverse("games:game-detail", kwargs={"slug": "evil"}))
+    assert b"<script>alert(1)" not in response.content
+
+
+def test_summary_in_the_interface_language_or_a_note(client, seed):
+    game = Game.objects.get(slug="villa-paletti")
+    RuleSummary.objects.create(game=game, language="da", text="## Mål\n\nByg <script>x()</script>")
+    with translation.override("da"):
+        response = client.get(game.get_absolute_url())
+    assert b'lang="da"' in response.content
+    assert "Mål".encode() in response.content
+    assert b"<script>x()" not in response.content
+    with translation.override("pl"):
+        response = client.get(game.get_absolute_url())
+        danish = reverse("games:game-rules", kwargs={"slug": game.slug, "language": "da"})
+    assert danish.encode() in response.content
+    assert b'class="markdown"' not in response.content
+
+
+def test_unknown_game_is_404(client, seed):
+    response = client.get(reverse("games:game-detail", kwargs={"slug": "no-such-game"}))
+    assert response.status_code == 404
+
+
+def test_rules_page_in_a_missing_language_is_404_with_the_others(client, seed):
+    game = Game.objects.get(slug="villa-paletti")
+    RuleSummary.objects.create(game=game, language="fr", text="## But du jeu")
+    url = reverse("games:game-rules", kwargs={"slug": game.slug, "language": "pl"})
+    response = client.get(url)
+    assert response.status_code == 404
+    assert b'hreflang="fr"' in response.content

@@ -1,0 +1,129 @@
+"""Catalogue pages: thin views around the filters and the records."""
+
+import json
+
+from django.conf import settings
+from django.core.paginator import Paginator
+from django.db.models import Prefetch
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import get_language
+
+from .filters import GameFilter
+from .models import Game, GameAuthor, RuleSummary
+
+PAGE_SIZE = 12
+
+
+def _listing_queryset():
+    return Game.objects.select_related("esar", "publisher").prefetch_related(
+        "languages",
+        Prefetch("credits", queryset=GameAuthor.objects.select_related("person")),
+    )
+
+
+def home(request):
+    """The front door: a search box and the collection."""
+    games = _listing_queryset().order_by("title")[:PAGE_SIZE]
+    return render(request, "games/home.html", {"games": games, "total": Game.objects.count()})
+
+
+def game_list(request):
+    """The catalogue, filtered the way a patron thinks, sorted and paginated."""
+    params = request.GET.copy()
+    params.pop("page", None)
+    filterset = GameFilter(params or None, queryset=_listing_queryset())
+    valid = filterset.is_valid() if filterset.is_bound else True
+    games = filterset.qs if valid else Game.objects.none()
+    page = Paginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
+    active = {k: v for k, v in params.items() if v}
+    return render(
+        request,
+        "games/game_list.html",
+        {
+            "filter": filterset,
+            "form": filterset.form,
+            "valid": valid,
+            "page_obj": page,
+            "games": page.object_list,
+            "count": page.paginator.count,
+            "filtered": bool(active),
+            "query_string": params.urlencode(),
+        },
+    )
+
+
+def game_detail(request, slug):
+    """Everything the ludothèque knows about one game."""
+    game = get_object_or_404(
+        Game.objects.select_related("esar", "esar__parent", "publisher").prefetch_related(
+            "languages",
+            Prefetch("credits", queryset=GameAuthor.objects.select_related("person")),
+            Prefetch("summaries", queryset=RuleSummary.objects.order_by("language")),
+        ),
+        slug=slug,
+    )
+    summaries = list(game.summaries.all())
+    language = get_language()
+    summary = next((s for s in summaries if s.language == language), None)
+    return render(
+        request,
+        "games/game_detail.html",
+        {
+            "game": game,
+            "summaries": summaries,
+            "summary": summary,
+            "record_language": settings.LANGUAGE_CODE,
+            "json_ld": _script_safe_json(_json_ld(request, game)),
+        },
+    )
+
+
+def _json_ld(request, game):
+    """schema.org's description of a game, for search engines and library aggregators."""
+    data = {
+        "@context": "https://schema.org",
+        "@type": "Game",
+        "name": game.title,
+        "url": request.build_absolute_uri(game.get_absolute_url()),
+        "numberOfPlayers": {
+            "@type": "QuantitativeValue",
+            "minValue": game.min_players,
+            "maxValue": game.max_players,
+        },
+        "typicalAgeRange": f"{game.min_age}-{game.max_age or ''}",
+        "timeRequired": f"PT{game.duration_minutes}M",
+        "inLanguage": [lang.code for lang in game.languages.all()],
+        "genre": f"ESAR {game.esar.code} {game.esar.label}",
+        "author": [
+            {"@type": "Person", "name": credit.person.name} for credit in game.credits.all()
+        ],
+    }
+    if game.publisher:
+        data["publisher"] = {"@type": "Organization", "name": game.publisher.name}
+    if game.principle:
+        data["description"] = game.principle
+    if game.year:
+        data["datePublished"] = str(game.year)
+    if game.image:
+        data["image"] = request.build_absolute_uri(game.image.url)
+    return data
+
+
+def _script_safe_json(data):
+    """JSON that cannot close the <script> element it is embedded in."""
+    text = json.dumps(data, ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def game_rules(request, slug, language):
+    """One game's rule summary in one language, whatever the interface language."""
+    game = get_object_or_404(Game, slug=slug)
+    summaries = list(game.summaries.order_by("language"))
+    summary = next((s for s in summaries if s.language == language), None)
+    status = 200 if summary else 404
+    return render(
+        request,
+        "games/game_rules.html",
+        {"game": game, "summary": summary, "summaries": summaries, "requested": language},
+        status=status,
+    )
