@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.translation import get_language, get_language_info
 from django.utils.translation import gettext_lazy as _
 
+from .markdown import render_markdown, split_sections
 from .text import fold
 
 # A child's age or a game's length beyond these is a typing error, not a record.
@@ -494,6 +495,9 @@ class RuleSummary(models.Model):
 
     @property
     def html(self):
-        from .markdown import render_markdown
-
         return render_markdown(self.text)
+
+    def sections(self):
+        """The summary cut at its ``##`` headings, each rendered: what a side-by-side
+        view lines up, so that "Set-up" faces "Forberedelse"."""
+        return [render_markdown(part) for part in split_sections(self.text)]

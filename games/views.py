@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language
 
 from .filters import GameFilter
+from .forms import CompareForm
 from .models import Game, GameAuthor, RuleSummary
 
 PAGE_SIZE = 12
@@ -127,3 +128,47 @@ def game_rules(request, slug, language):
         {"game": game, "summary": summary, "summaries": summaries, "requested": language},
         status=status,
     )
+
+
+def game_rules_compare(request, slug):
+    """Two languages of one game's rules side by side, chosen with ?left=fr&right=da.
+
+    A missing side is filled in: the interface language first, then another language.
+    """
+    game = get_object_or_404(Game, slug=slug)
+    summaries = {s.language: s for s in game.summaries.order_by("language")}
+    form = CompareForm(request.GET, languages=list(summaries))
+    left = right = None
+    rows = []
+    if len(summaries) >= 2 and form.is_valid():
+        left_code = form.cleaned_data["left"] or _preferred(summaries, exclude=None)
+        right_code = form.cleaned_data["right"] or _preferred(summaries, exclude=left_code)
+        left, right = summaries[left_code], summaries[right_code]
+        left_sections, right_sections = left.sections(), right.sections()
+        # Matching structures are shown section against section; otherwise as two columns.
+        if len(left_sections) == len(right_sections):
+            rows = list(zip(left_sections, right_sections, strict=True))
+        form = CompareForm(
+            initial={"left": left_code, "right": right_code}, languages=list(summaries)
+        )
+    return render(
+        request,
+        "games/game_rules_compare.html",
+        {
+            "game": game,
+            "form": form,
+            "left": left,
+            "right": right,
+            "rows": rows,
+            "summaries": summaries,
+        },
+        status=400 if form.is_bound and not form.is_valid() else 200,
+    )
+
+
+def _preferred(summaries, exclude):
+    """The interface language if it has a summary, else the first other language."""
+    current = get_language()
+    if current in summaries and current != exclude:
+        return current
+    return next(code for code in summaries if code != exclude)

@@ -1,0 +1,17 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .models import RuleLanguage
+
+
+class CompareForm(forms.Form):
+    """Which two languages of a game's rules to read side by side."""
+
+    left = forms.ChoiceField(label=_("Left"), required=False)
+    right = forms.ChoiceField(label=_("Right"), required=False)
+
+    def __init__(self, *args, languages, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(code, RuleLanguage(code).label) for code in languages]
+        self.fields["left"].choices = choices
+        self.fields["right"].choices = choices
