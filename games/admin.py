@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from import_export.admin import ImportExportModelAdmin
 
 from .models import EsarCategory, Game, GameAuthor, Language, Person, Publisher, RuleSummary
@@ -14,7 +15,10 @@ class PlayersFilter(admin.SimpleListFilter):
     parameter_name = "players"
 
     def lookups(self, request, model_admin):
-        return [(str(n), _("%(count)d players") % {"count": n}) for n in range(1, 9)]
+        return [
+            (str(n), ngettext("%(count)d player", "%(count)d players", n) % {"count": n})
+            for n in range(1, 9)
+        ]
 
     def queryset(self, request, queryset):
         if self.value():
@@ -27,7 +31,10 @@ class AgeFilter(admin.SimpleListFilter):
     parameter_name = "age"
 
     def lookups(self, request, model_admin):
-        return [(str(a), _("%(age)d years") % {"age": a}) for a in (3, 4, 5, 6, 8, 10, 12, 14)]
+        return [
+            (str(a), ngettext("%(age)d year", "%(age)d years", a) % {"age": a})
+            for a in (3, 4, 5, 6, 8, 10, 12, 14)
+        ]
 
     def queryset(self, request, queryset):
         if self.value():
@@ -40,7 +47,10 @@ class DurationFilter(admin.SimpleListFilter):
     parameter_name = "duration_max"
 
     def lookups(self, request, model_admin):
-        return [(str(m), _("%(minutes)d minutes") % {"minutes": m}) for m in (15, 30, 45, 60, 90)]
+        return [
+            (str(m), ngettext("%(minutes)d minute", "%(minutes)d minutes", m) % {"minutes": m})
+            for m in (15, 30, 45, 60, 90)
+        ]
 
     def queryset(self, request, queryset):
         if self.value():
