@@ -69,5 +69,5 @@ def test_not_found_page_is_translated(client, seed):
         url = reverse("games:game-detail", kwargs={"slug": "findes-ikke"})
     response = client.get(url)
     assert response.status_code == 404
-    assert '<html lang="da">'.encode() in response.content
-    assert "Siden findes ikke".encode() in response.content
+    assert b'<html lang="da">' in response.content
+    assert b"Siden findes ikke" in response.content

@@ -1,0 +1,128 @@
+"""Villa Paletti engine benchmark: run `.venv/bin/python bench/engine_bench.py` from the root.
+
+Times pull-and-settle and place-and-settle through the engine (load the snapshot, validate,
+simulate, record frames, dump the new snapshot) against plain pymunk stepping of the same
+space for the same number of steps, and prints the ratio (target <= 1.3), the careful bot's
+decision time and the snapshot size.
+"""
+
+import random
+import statistics
+import sys
+import time
+import zlib
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from paletti.engine import apply_action, choose_action, new_match, snapshot  # noqa: E402
+from paletti.engine.physics import STEP, World  # noqa: E402
+
+REPEATS = 15
+TARGET_RATIO = 1.3
+
+
+def _position(seed: int = 3, actions: int = 40):
+    """A mid-game position reached by easy bots, with a build about to start."""
+    state = new_match(seed, 4)
+    rng = random.Random(seed)
+    for _ in range(actions):
+        state = apply_action(state, choose_action(state, "careful", rng), record=False).state
+    while state.rules["phase"] != "move" or state.rules["context"] != "turn":
+        state = apply_action(state, choose_action(state, "careful", rng), record=False).state
+    return state
+
+
+def _plain_steps(blob: bytes, prepare, steps: int) -> float:
+    """Seconds for `steps` plain space.step calls on the same space, prepared the same way."""
+    world = World.load(blob)
+    world.activate_all()
+    prepare(world)
+    step = world.space.step
+    start = time.perf_counter()
+    for _ in range(steps):
+        step(STEP)
+    return time.perf_counter() - start
+
+
+def _engine_settle(blob: bytes, prepare) -> tuple[float, int, int]:
+    """The engine's simulation of an action: settle with frames and collapse checks."""
+    world = World.load(blob)
+    world.activate_all()
+    reference = world.poses()
+    prepare(world)
+    start = time.perf_counter()
+    result = world.settle(record=True, reference=reference)
+    return time.perf_counter() - start, result.steps, len(result.frames)
+
+
+def _compare(label: str, state, action: dict, prepare) -> tuple[float, float]:
+    """Median times of the whole action, of the engine's settle, and of plain stepping."""
+    whole, settle, plain = [], [], []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        result = apply_action(state, action)
+        whole.append(time.perf_counter() - start)
+        seconds, steps, frames = _engine_settle(state.blob, prepare)
+        settle.append(seconds)
+        plain.append(_plain_steps(state.blob, prepare, steps))
+    w, e, p = (statistics.median(v) for v in (whole, settle, plain))
+    print(
+        f"{label:<16} {steps:4d} steps, {frames} frames: plain pymunk {p * 1000:6.2f} ms, "
+        f"engine settle {e * 1000:6.2f} ms (ratio {e / p:4.2f}), whole action incl. snapshot "
+        f"load/validate/dump {w * 1000:6.2f} ms (ratio {w / p:4.2f})"
+    )
+    assert result.steps == steps
+    return e / p, w / p
+
+
+def main() -> None:
+    state = _position()
+    seat = state.rules["to_act"]
+    rng = random.Random(1)
+    touch = choose_action(state, "careful", rng)
+    column = touch["column"]
+    touched = apply_action(state, touch).state
+    pull = {"type": "pull", "column": column, "seat": seat}
+    ratios = [
+        _compare("pull and settle", touched, pull, lambda w: w.remove_column(column)),
+    ]
+    holding = apply_action(touched, pull).state
+    place = choose_action(holding, "careful", rng)
+    rules = holding.rules
+
+    def prepare_place(world):
+        pose = world.placement_pose(column, rules["laid"] - 1, place["x"], None)
+        world.add_column(column, place["lane"], pose)
+
+    ratios.append(_compare("place and settle", holding, place, prepare_place))
+    worst = max(r[0] for r in ratios)
+    verdict = "ok" if worst <= TARGET_RATIO else "ABOVE TARGET"
+    print(f"worst settle ratio {worst:.2f} (target <= {TARGET_RATIO}): {verdict}")
+    print(f"worst whole-action ratio {max(r[1] for r in ratios):.2f}")
+    blob = holding.blob
+    start = time.perf_counter()
+    for _ in range(50):
+        World.load(blob).dump()
+    print(f"snapshot load + dump: {(time.perf_counter() - start) / 50 * 1000:.2f} ms per action")
+
+    decisions = []
+    for candidate in (state, touched, holding):
+        for k in range(3):
+            start = time.perf_counter()
+            choose_action(candidate, "careful", random.Random(k))
+            decisions.append(time.perf_counter() - start)
+    print(
+        f"careful bot decision: median {statistics.median(decisions) * 1000:.0f} ms, "
+        f"max {max(decisions) * 1000:.0f} ms over {len(decisions)} decisions (limit 2000 ms)"
+    )
+    data = snapshot(holding)
+    print(
+        f"snapshot: {len(data)} bytes ({len(holding.blob)} pickled space, "
+        f"{len(data) - len(holding.blob)} rules JSON incl. {rules['actions']}-action log), "
+        f"{len(zlib.compress(data))} bytes zlib-compressed"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""Villa Paletti, played by code: rules, pymunk physics and bots. No Django in here.
+
+Public API (everything a web layer, a bot or a self-play tool needs):
+
+    new_match(seed, players=4, options=None) -> State
+        players: 2-4, or a list of seat names. options: {"seal_start": "green" | "blue",
+        "tremor": mm (0 = off), "setup": "default" | "random" | {set-up dict},
+        "youngest": seat}.
+    legal_actions(state) -> list[dict]      every action the player to act may take
+    apply_action(state, action) -> ActionResult(state, frames, events)
+        raises IllegalAction(code, reason) for anything else; never mutates `state`.
+    state_to_json(state) -> dict            the UI's view
+    snapshot(state) -> bytes / load(bytes) -> State     the stored truth
+    state_hash(state) -> str                equal iff two states are equal bit for bit
+    replay(seed, players, options, log) -> State
+    choose_action(state, level, rng) -> dict            bots: level "easy" or "careful"
+
+Actions are JSON objects; "seat" is optional, and if present must be the seat to act.
+    {"type": "choose_colour", "colour": c}        2 players, before each turn
+    {"type": "touch", "column": id}               commits to that column; reveals its load
+    {"type": "pull", "column": id}                take it out (platforms above held)
+    {"type": "abort", "column": id}               put it back: locked, turn passes
+    {"type": "place", "column": id, "x": mm, "lane": 0-2}   on the top platform
+    {"type": "ask_platform"}                      claim that no column can be moved
+    {"type": "protest"} / {"type": "decline"}     answer a claim (or, 3 players, an
+                                                  aborted neutral move)
+    {"type": "remove_column", "column": id}       the claimant's penalty after a failed protest
+    {"type": "lay_platform", "x": mm}             centre of the new platform, world x
+    {"type": "pass"}                              only when the platform cannot be laid
+
+Positions. "x" of "place" is measured along the top platform from its centre (mm, in the
+platform's own frame, so a slightly tilted platform does not matter); "x" of "lay_platform"
+is the world x of the new platform's centre (0 = middle of the base). legal_actions lists
+the legal positions on a 5 mm grid (every lane, every column), so each listed action can be
+posted as is; apply_action accepts any x inside the legal interval, which
+`placement_range(state.rules, column)` gives for a column.
+
+Frames: a list of {"t": seconds from the action's start, "poses": {name: [x, y, angle] or
+None}}, about 30 per simulated second, only bodies that moved; names "c<id>" for columns and
+"p<index>" for platforms (0 = blue); None means the body left the villa (pulled, removed).
+Units mm and radians, y up, 0 = table top. Events: [{"code", "text", ...params}], "text"
+in English for a UI, "code" and params to translate.
+"""
+
+from .bots import choose_action
+from .pieces import COLUMN_COLOURS, COLUMNS, PLATFORM_COLOURS
+from .rules import (
+    ActionResult,
+    IllegalAction,
+    State,
+    apply_action,
+    legal_actions,
+    new_match,
+    placement_range,
+)
+from .setup import SetupError, default_setup, random_setup, validate_setup
+from .store import load, replay, snapshot, state_hash, state_to_json
+
+__all__ = [
+    "COLUMN_COLOURS",
+    "COLUMNS",
+    "PLATFORM_COLOURS",
+    "ActionResult",
+    "IllegalAction",
+    "SetupError",
+    "State",
+    "apply_action",
+    "choose_action",
+    "default_setup",
+    "legal_actions",
+    "load",
+    "new_match",
+    "placement_range",
+    "random_setup",
+    "replay",
+    "snapshot",
+    "state_hash",
+    "state_to_json",
+    "validate_setup",
+]

@@ -1,0 +1,421 @@
+"""The villa as a pymunk space: side view, mm / g / s, y up.
+
+One `World` owns one private `Space`. Every action of a match starts from a `World` freshly
+loaded from the stored snapshot (`World.load`), because a pickled space does not continue
+bit-exactly like the live one it came from (DESIGN.md); the action then runs on it and the
+result is dumped again. Nothing here knows the rules: it answers "what happens if ...".
+
+Depth: each column has a lane. Columns of different lanes do not collide (they stand at
+different depths of the real villa); every column collides with the platforms, the base and
+the table.
+"""
+
+import math
+import pickle
+from dataclasses import dataclass, field
+
+import pymunk
+import pymunk.batch
+
+from .pieces import (
+    BASE_LENGTH,
+    BASE_THICKNESS,
+    COLUMN_HEIGHT,
+    COLUMNS,
+    LANES,
+    PLATFORM_LENGTHS,
+    PLATFORM_MASSES,
+    PLATFORM_THICKNESS,
+)
+
+# Simulation constants measured with pymunk 7.3.1 (DESIGN.md): at 1/60 and 1/120 s a
+# five-storey tower collapses by itself, at 10 iterations it sinks about 1 cm.
+GRAVITY = 9810.0  # mm/s2
+STEP = 1.0 / 240.0
+ITERATIONS = 30
+COLLISION_SLOP = 0.05  # mm
+FRICTION = 0.7  # per shape; pymunk multiplies the two of a pair
+# Sleeping lets a settled villa stop costing steps. Idle speed in mm/s, as DESIGN.md's
+# "settled" criterion (speeds under ~1 mm/s for 0.5 s).
+IDLE_SPEED = 1.0
+SLEEP_TIME = 0.5
+
+# Settling: DESIGN.md "speeds under ~1 mm/s for 0.5 s, capped at 10 s simulated".
+SETTLE_SPEED = 1.0
+SETTLE_QUIET_TIME = 0.5
+SETTLE_MAX_TIME = 10.0
+# After a collapse is detected, keep simulating this long so the fall can be animated.
+COLLAPSE_TAIL_TIME = 1.5
+
+# Frames: every 8 steps of 1/240 s = 30 frames per simulated second.
+FRAME_STEPS = 8
+# Quantisation of frames (and of the poses shown to the UI): 0.1 mm and 1 mrad.
+POS_DECIMALS = 1
+ANGLE_DECIMALS = 3
+
+# Collapse criteria (DESIGN.md): a platform tilts past ~15 deg, drops past ~0.3 column
+# heights, touches the base/table or another platform, or a piece leaves the base.
+MAX_PLATFORM_TILT = math.radians(15.0)
+MAX_PLATFORM_DROP = 0.3 * COLUMN_HEIGHT
+# A column tipped past this has fallen over: the villa has lost a piece even if it did not
+# leave the base. Own addition to DESIGN.md's list (a toppled column cannot be played on).
+MAX_COLUMN_TILT = math.radians(30.0)
+
+# Gap left under a piece that is set down, so it starts just clear of its support (mm).
+DROP_GAP = 0.2
+
+TABLE_TOP = 0.0
+BASE_TOP = TABLE_TOP + BASE_THICKNESS
+
+# Collision categories: bit 0 for platforms, base and table, then one bit per lane.
+SOLID_CATEGORY = 1
+
+
+def lane_category(lane: int) -> int:
+    """The collision category bit of a depth lane."""
+    return 1 << (lane + 1)
+
+
+ALL_CATEGORIES = SOLID_CATEGORY | sum(lane_category(lane) for lane in LANES)
+
+
+def column_key(column_id: int) -> str:
+    """Name of a column's body in the world and in frames."""
+    return f"c{column_id}"
+
+
+def platform_key(index: int) -> str:
+    """Name of a platform's body in the world and in frames."""
+    return f"p{index}"
+
+
+def quantise_pose(x: float, y: float, angle: float) -> list[float]:
+    """A pose as the UI gets it: mm to 0.1, radians to 0.001."""
+    return [round(x, POS_DECIMALS), round(y, POS_DECIMALS), round(angle, ANGLE_DECIMALS)]
+
+
+@dataclass
+class SettleResult:
+    """What a simulated stretch of time did: frames, time, steps and any collapse."""
+
+    frames: list = field(default_factory=list)
+    time: float = 0.0
+    steps: int = 0
+    collapsed: bool = False
+    reason: str = ""
+    piece: str | None = None  # the body that showed the collapse first
+
+
+def _column_filter(lane: int) -> pymunk.ShapeFilter:
+    category = lane_category(lane)
+    return pymunk.ShapeFilter(categories=category, mask=SOLID_CATEGORY | category)
+
+
+def _solid_filter() -> pymunk.ShapeFilter:
+    return pymunk.ShapeFilter(categories=SOLID_CATEGORY, mask=ALL_CATEGORIES)
+
+
+def new_space() -> pymunk.Space:
+    """An empty space with DESIGN.md's settings, the table and the base."""
+    # threaded=False: the threaded space is not deterministic (DESIGN.md).
+    space = pymunk.Space(threaded=False)
+    space.gravity = (0.0, -GRAVITY)
+    space.iterations = ITERATIONS
+    space.collision_slop = COLLISION_SLOP
+    space.idle_speed_threshold = IDLE_SPEED
+    space.sleep_time_threshold = SLEEP_TIME
+    static = space.static_body
+    # A thick static box as table (DESIGN.md), wide enough to catch anything that falls.
+    table = pymunk.Poly(static, [(-600, -50), (600, -50), (600, TABLE_TOP), (-600, TABLE_TOP)])
+    half = BASE_LENGTH / 2
+    base = pymunk.Poly(
+        static, [(-half, TABLE_TOP), (half, TABLE_TOP), (half, BASE_TOP), (-half, BASE_TOP)]
+    )
+    for shape in (table, base):
+        shape.friction = FRICTION
+        shape.elasticity = 0.0
+        shape.filter = _solid_filter()
+    space.add(table, base)
+    return space
+
+
+class World:
+    """A villa in a pymunk space, with its bodies named `c<id>` and `p<index>`."""
+
+    def __init__(self, space: pymunk.Space, bodies: dict[str, pymunk.Body]):
+        self.space = space
+        self.bodies = bodies
+
+    # -- construction and storage ------------------------------------------------------
+
+    @classmethod
+    def build(cls, columns: list[dict], blue_x: float) -> "World":
+        """A set-up villa: columns ({"id", "x", "lane"}) standing on the base, blue on them.
+
+        The set-up is assumed valid (see setup.validate_setup); the pieces start in exact
+        contact and the caller settles.
+        """
+        world = cls(new_space(), {})
+        for column in columns:
+            world.add_column(
+                column["id"], column["lane"], (column["x"], BASE_TOP + COLUMN_HEIGHT / 2, 0.0)
+            )
+        top = BASE_TOP + COLUMN_HEIGHT
+        world.add_platform(0, (blue_x, top + PLATFORM_THICKNESS / 2, 0.0))
+        return world
+
+    @classmethod
+    def load(cls, blob: bytes) -> "World":
+        """A world from `dump`'s bytes. Only ever load bytes this server wrote."""
+        space, bodies = pickle.loads(blob)  # noqa: S301 - written by this server only
+        return cls(space, bodies)
+
+    def dump(self) -> bytes:
+        """The world as bytes: the space and the names of its bodies, pickled together."""
+        return pickle.dumps((self.space, self.bodies), protocol=pickle.HIGHEST_PROTOCOL)
+
+    # -- pieces ----------------------------------------------------------------------
+
+    def add_column(self, column_id: int, lane: int, pose: tuple[float, float, float]) -> None:
+        """Put a column's body into the space at a pose (x, y of its centre, angle)."""
+        spec = COLUMNS[column_id]
+        body = pymunk.Body()
+        body.position = pose[0], pose[1]
+        body.angle = pose[2]
+        shape = pymunk.Poly.create_box(body, (spec.width, COLUMN_HEIGHT))
+        # Mass through the shape: a body given mass directly loses it on a type round trip.
+        shape.mass = spec.mass
+        shape.friction = FRICTION
+        shape.elasticity = 0.0
+        shape.filter = _column_filter(lane)
+        self.space.add(body, shape)
+        self.bodies[column_key(column_id)] = body
+
+    def add_platform(self, index: int, pose: tuple[float, float, float]) -> None:
+        """Put platform `index` (0 = blue) into the space at a pose."""
+        body = pymunk.Body()
+        body.position = pose[0], pose[1]
+        body.angle = pose[2]
+        shape = pymunk.Poly.create_box(body, (PLATFORM_LENGTHS[index], PLATFORM_THICKNESS))
+        shape.mass = PLATFORM_MASSES[index]
+        shape.friction = FRICTION
+        shape.elasticity = 0.0
+        shape.filter = _solid_filter()
+        self.space.add(body, shape)
+        self.bodies[platform_key(index)] = body
+
+    def remove_column(self, column_id: int) -> tuple[float, float, float]:
+        """Take a column's body out of the space; returns the pose it had."""
+        body = self.bodies.pop(column_key(column_id))
+        pose = (body.position.x, body.position.y, body.angle)
+        # Wake it (and what it touches) first: removing sleeping bodies is a known trap.
+        body.activate()
+        self.space.remove(body, *body.shapes)
+        return pose
+
+    def has_column(self, column_id: int) -> bool:
+        """Whether the column's body is in the space."""
+        return column_key(column_id) in self.bodies
+
+    def pose(self, key: str) -> tuple[float, float, float]:
+        """Exact pose of a named body."""
+        body = self.bodies[key]
+        return (body.position.x, body.position.y, body.angle)
+
+    def poses(self) -> dict[str, tuple[float, float, float]]:
+        """Exact poses of all named bodies."""
+        return {key: (b.position.x, b.position.y, b.angle) for key, b in self.bodies.items()}
+
+    def activate_all(self) -> None:
+        """Wake every body, so an action starts from an awake villa."""
+        for body in self.bodies.values():
+            body.activate()
+
+    # -- geometry helpers ------------------------------------------------------------
+
+    def column_lane(self, column_id: int) -> int:
+        """The lane a column's shape is in."""
+        shape = next(iter(self.bodies[column_key(column_id)].shapes))
+        return shape.filter.categories.bit_length() - 2
+
+    def column_local_span(self, column_id: int, platform_index: int) -> tuple[float, float, float]:
+        """A column's (left, right, top) in the local frame of a platform."""
+        body = self.bodies[column_key(column_id)]
+        platform = self.bodies[platform_key(platform_index)]
+        centre = platform.world_to_local(body.position)
+        half_w = COLUMNS[column_id].width / 2
+        return centre.x - half_w, centre.x + half_w, centre.y + COLUMN_HEIGHT / 2
+
+    def placement_pose(
+        self, column_id: int, platform_index: int, x_local: float, stack_top: float | None
+    ) -> tuple[float, float, float]:
+        """World pose of a column set down at x_local on a platform (or on a column there)."""
+        platform = self.bodies[platform_key(platform_index)]
+        bottom = PLATFORM_THICKNESS / 2 if stack_top is None else stack_top
+        local = pymunk.Vec2d(x_local, bottom + DROP_GAP + COLUMN_HEIGHT / 2)
+        world = platform.local_to_world(local)
+        return (world.x, world.y, platform.angle)
+
+    # -- measurements ----------------------------------------------------------------
+
+    def column_load(self, column_id: int, steps: int = 12) -> float:
+        """Load (in grams-force) pressing on a column's top, from contact impulses.
+
+        Steps this world, so call it on a scratch copy. A freshly loaded space has no
+        contacts, hence the few steps before reading.
+        """
+        body = self.bodies[column_key(column_id)]
+        self.activate_all()
+        for _ in range(steps):
+            self.space.step(STEP)
+        total = 0.0
+
+        def add(arbiter: pymunk.Arbiter) -> None:
+            nonlocal total
+            points = arbiter.contact_point_set.points
+            if not points:
+                return
+            # Contacts on the column's upper half are loads from above.
+            local_y = body.world_to_local(points[0].point_a).y
+            if local_y > 0:
+                total += abs(arbiter.total_impulse.y)
+
+        body.each_arbiter(add)
+        return total / STEP / GRAVITY
+
+    # -- simulation ------------------------------------------------------------------
+
+    def settle(
+        self,
+        max_time: float = SETTLE_MAX_TIME,
+        record: bool = True,
+        reference: dict[str, tuple[float, float, float]] | None = None,
+        start_time: float = 0.0,
+    ) -> SettleResult:
+        """Step until the villa is still, or has collapsed, or `max_time` has passed.
+
+        `reference`: platform poses at the start of the action (drops are measured against
+        them). Checks run once per frame (every FRAME_STEPS steps) on one batched read of all
+        bodies (pymunk.batch), so the engine costs little on top of pymunk's own stepping.
+        """
+        result = SettleResult()
+        reference = reference if reference is not None else self.poses()
+        space_step = self.space.step
+        entries = {}
+        for key, body in self.bodies.items():
+            is_platform = key[0] == "p"
+            arm = PLATFORM_LENGTHS[0] / 2 if is_platform else COLUMN_HEIGHT / 2
+            ref = reference.get(key)
+            floor = ref[1] - MAX_PLATFORM_DROP if is_platform and ref else -math.inf
+            entries[body.id] = (key, is_platform, arm, floor)
+        reader = _BodyReader(self.space, entries)
+        last: dict = {}
+        if record:
+            result.frames.append(_frame(start_time, reader.read(), last))
+        quiet = 0.0
+        collapse_until = None
+        max_steps = int(round(max_time / STEP))
+        steps = 0
+        while steps < max_steps:
+            for _ in range(FRAME_STEPS):
+                space_step(STEP)
+            steps += FRAME_STEPS
+            now = steps * STEP
+            rows = reader.read()
+            if record:
+                frame = _frame(start_time + now, rows, last)
+                if frame["poses"]:
+                    result.frames.append(frame)
+            if collapse_until is not None:
+                if now >= collapse_until:
+                    break
+                continue
+            failure, still = _inspect(rows)
+            if failure:
+                result.collapsed = True
+                result.reason, result.piece = failure
+                collapse_until = now + COLLAPSE_TAIL_TIME
+                if not record:
+                    break
+                continue
+            quiet = quiet + FRAME_STEPS * STEP if still else 0.0
+            if quiet >= SETTLE_QUIET_TIME:
+                break
+        result.steps = steps
+        result.time = steps * STEP
+        return result
+
+
+_BATCH_FIELDS = (
+    pymunk.batch.BodyFields.BODY_ID
+    | pymunk.batch.BodyFields.POSITION
+    | pymunk.batch.BodyFields.ANGLE
+    | pymunk.batch.BodyFields.VELOCITY
+    | pymunk.batch.BodyFields.ANGULAR_VELOCITY
+)
+
+
+class _BodyReader:
+    """All named bodies' pose and velocity in one batched call (one cffi call, not ~150)."""
+
+    def __init__(self, space: pymunk.Space, entries: dict):
+        self.space = space
+        self.entries = entries
+        self.buffer = pymunk.batch.Buffer()
+
+    def read(self) -> list[tuple]:
+        """Rows (key, is_platform, arm, floor, x, y, angle, vx, vy, w) for named bodies."""
+        buffer = self.buffer
+        buffer.clear()
+        pymunk.batch.get_space_bodies(self.space, _BATCH_FIELDS, buffer)
+        ids = memoryview(buffer.int_buf()).cast("Q").tolist()
+        values = memoryview(buffer.float_buf()).cast("d").tolist()
+        entries = self.entries
+        rows = []
+        for n, body_id in enumerate(ids):
+            entry = entries.get(body_id)
+            if entry is not None:
+                rows.append((*entry, *values[6 * n : 6 * n + 6]))
+        return rows
+
+
+def _frame(t: float, rows: list, last: dict) -> dict:
+    poses = {}
+    for key, _, _, _, x, y, angle, *_ in rows:
+        pose = [round(x, POS_DECIMALS), round(y, POS_DECIMALS), round(angle, ANGLE_DECIMALS)]
+        if last.get(key) != pose:
+            poses[key] = pose
+            last[key] = pose
+    return {"t": round(t, 3), "poses": poses}
+
+
+def _inspect(rows: list) -> tuple[tuple[str, str] | None, bool]:
+    """(first sign of a collapse as (reason, body name) or None, whether all is still).
+
+    Collapse (DESIGN.md): a platform tilts past 15 deg or drops past 0.3 column heights, or a
+    piece leaves the base; a column tipped past 30 deg has fallen. A platform that touches
+    the base or the platform below has dropped by a whole column height first, so the drop
+    test covers those cases without asking for contacts.
+    """
+    half_base = BASE_LENGTH / 2
+    limit = SETTLE_SPEED * SETTLE_SPEED
+    still = True
+    for key, is_platform, arm, floor, x, y, angle, vx, vy, w in rows:
+        if x > half_base or x < -half_base or y < BASE_TOP:
+            return ("left_base", key), False
+        tilt = abs(_wrap(angle))
+        if is_platform:
+            if tilt > MAX_PLATFORM_TILT:
+                return ("platform_tilted", key), False
+            if y < floor:
+                return ("platform_dropped", key), False
+        elif tilt > MAX_COLUMN_TILT:
+            return ("column_fell", key), False
+        if still and (vx * vx + vy * vy > limit or abs(w) * arm > SETTLE_SPEED):
+            still = False
+    return None, still
+
+
+def _wrap(angle: float) -> float:
+    """An angle in (-pi, pi]."""
+    return math.atan2(math.sin(angle), math.cos(angle))

@@ -1,0 +1,1188 @@
+"""The rules of Villa Paletti as a state machine over a JSON rules state and a pymunk world.
+
+A `State` is the stored truth: `rules` (a JSON-able dict) and `blob` (the pickled world).
+`apply_action` never mutates the state it gets: it copies the rules, loads a fresh world
+from the blob when the action needs physics, and returns a new `State`.
+
+Readings (the French record is the reference; where it is silent, the choice is said here):
+- Seats act clockwise = increasing seat index.
+- "Columns already on the top platform may not be moved": a column's level is the number of
+  platforms under it (0 = on the base, 1 = on blue, ... 5 = on red); the top level is the
+  number of platforms laid, and columns on it cannot be moved.
+- Whoever laid the top platform may not place a column on it (French record: "en aucun
+  cas"); this holds for protests too.
+- A failed protest (the protester aborts): the claimant removes one of the protester's
+  columns from the game and then lays the platform, since the claim has been upheld.
+  A successful protest removes the moved column from the game; the claimant lays nothing and
+  the turn passes.
+- The seal moves at the end of each turn to a player who has strictly more points than
+  everybody else; a tie for first place leaves it where it is.
+- A player who can do nothing (no column to move and no platform to ask for) is skipped
+  with an event; when nobody can, the game ends.
+- 3 players, Danish text: the protester after an aborted neutral move may prove the point
+  with any movable neutral column, the aborted one included (the text names it).
+"""
+
+import json
+import math
+import random
+from dataclasses import dataclass, field
+
+from .physics import World, column_key, platform_key
+from .pieces import (
+    BASE_LENGTH,
+    COLUMN_COLOURS,
+    COLUMN_HEIGHT,
+    COLUMNS,
+    LANES,
+    PLATFORM_COLOURS,
+    PLATFORM_LENGTHS,
+    PLATFORM_THICKNESS,
+    RED,
+)
+from .setup import SetupError, default_setup, random_setup, validate_setup
+
+RULES_VERSION = 1
+
+# Grid of the discrete positions listed in legal_actions (mm); any x inside the legal
+# interval is accepted when an action is applied.
+POSITION_GRID = 5.0
+# Clearance between columns of one lane on a platform (mm), so a placed column is not set
+# into its neighbour.
+PLACEMENT_CLEARANCE = 0.5
+# A laid platform must rest on at least 3 columns (French record).
+MIN_PLATFORM_SUPPORTS = 3
+# Seal race start: green in the French record, blue in the Polish reading (option).
+SEAL_START_LEVEL = {"green": 2, "blue": 1}
+# Pull animation: the column slides out sideways in this time (s), before the settle.
+PULL_ANIMATION_TIME = 0.4
+PLACE_ANIMATION_TIME = 0.3
+PLACE_ANIMATION_HEIGHT = 40.0  # mm above its resting place
+FRAME_TIME = 1.0 / 30.0
+# Tremor of the hand: angle noise per mm of position noise (rad/mm). Estimate.
+TREMOR_ANGLE_PER_MM = 0.004
+
+PHASE_CHOOSE_COLOUR = "choose_colour"
+PHASE_MOVE = "move"
+PHASE_TOUCHED = "touched"
+PHASE_HOLDING = "holding"
+PHASE_CLAIM = "claim"
+PHASE_PENALTY = "penalty"
+PHASE_LAY = "lay"
+PHASE_NEUTRAL_PROTEST = "neutral_protest"
+PHASE_OVER = "over"
+
+CONTEXT_TURN = "turn"
+CONTEXT_CLAIM_PROTEST = "claim_protest"
+CONTEXT_NEUTRAL_PROTEST = "neutral_protest"
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse: `code` for machines, `reason` an English sentence."""
+
+    def __init__(self, code: str, reason: str):
+        super().__init__(f"{code}: {reason}")
+        self.code = code
+        self.reason = reason
+
+
+@dataclass
+class State:
+    """A match: its JSON-able rules state and its pickled world."""
+
+    rules: dict
+    blob: bytes
+
+
+@dataclass
+class ActionResult:
+    """What apply_action returns: the new state, frames to animate and events to show."""
+
+    state: State
+    frames: list = field(default_factory=list)
+    events: list = field(default_factory=list)
+    steps: int = 0  # physics steps simulated (1/240 s each)
+
+
+def _event(code: str, text: str, **params) -> dict:
+    return {"code": code, "text": text, **params}
+
+
+# -- creation ----------------------------------------------------------------------------
+
+
+def _seat_colours(n_players: int, youngest: int, rng: random.Random) -> tuple[list, str, int]:
+    """Colours by the seal's die rolls, clockwise from the youngest (French record, A).
+
+    Returns (colours per seat, neutral colour or None, first player): the seat that received
+    the last colour starts.
+    """
+    rolls = list(COLUMN_COLOURS)
+    rng.shuffle(rolls)
+    seats: list[list[str]] = [[] for _ in range(n_players)]
+    # 2 players take two colours each; 3 players leave the fourth colour neutral (Danish).
+    handed = 4 if n_players in (2, 4) else 3
+    last = youngest
+    for n in range(handed):
+        last = (youngest + n) % n_players
+        seats[last].append(rolls[n])
+    neutral = rolls[3] if n_players == 3 else None
+    return seats, neutral, last
+
+
+def new_match(seed: int, players: int | list = 4, options: dict | None = None) -> State:
+    """A new match from a seed, a number of players (2-4) or a list of seat names, options.
+
+    Options: "seal_start": "green" (French) or "blue" (Polish reading); "tremor": standard
+    deviation in mm of the hand's placement error (0 = off); "setup": "default", "random"
+    (seeded) or a set-up dict (validated, see setup.py); "youngest": seat index of the
+    youngest player (seeded when absent).
+    """
+    options = dict(options or {})
+    names = list(players) if isinstance(players, (list, tuple)) else None
+    n_players = len(names) if names is not None else int(players)
+    if n_players not in (2, 3, 4):
+        raise ValueError("Villa Paletti is for 2 to 4 players.")
+    seal_start = options.setdefault("seal_start", "green")
+    if seal_start not in SEAL_START_LEVEL:
+        raise ValueError("seal_start must be 'green' or 'blue'.")
+    options["tremor"] = float(options.get("tremor", 0.0))
+    setup_option = options.setdefault("setup", "default")
+    if setup_option == "default":
+        setup = default_setup()
+    elif setup_option == "random":
+        setup = random_setup(random.Random(f"{seed}:setup"))  # noqa: S311 - game dice
+    elif isinstance(setup_option, dict):
+        validate_setup(setup_option)
+        setup = setup_option
+    else:
+        raise SetupError("unknown_setup", "Unknown set-up option.")
+    rng = random.Random(f"{seed}:colours")  # noqa: S311 - game dice
+    youngest = options.get("youngest")
+    if youngest is None:
+        youngest = rng.randrange(n_players)
+    seat_colours, neutral, first = _seat_colours(n_players, youngest, rng)
+
+    world = World.build(setup["columns"], setup["blue_x"])
+    world.settle(record=False)
+    lanes = {c["id"]: c["lane"] for c in setup["columns"]}
+    rules = {
+        "version": RULES_VERSION,
+        "seed": seed,
+        "options": options,
+        "seats": [
+            {"name": names[i] if names else f"Player {i + 1}", "colours": seat_colours[i]}
+            for i in range(n_players)
+        ],
+        "neutral": neutral,
+        "youngest": youngest,
+        "first_player": first,
+        "columns": [
+            {
+                "id": spec.id,
+                "colour": spec.colour,
+                "kind": spec.kind,
+                "value": spec.value,
+                "lane": lanes[spec.id],
+                "level": 0,
+                "where": "base",
+                "locked": False,
+                "pose": None,
+            }
+            for spec in COLUMNS
+        ],
+        "platforms": [
+            {"index": i, "colour": colour, "laid_by": None, "pose": None}
+            for i, colour in enumerate(PLATFORM_COLOURS)
+        ],
+        "laid": 1,
+        "turn": first,
+        "to_act": first,
+        "phase": PHASE_MOVE,
+        "context": CONTEXT_TURN,
+        "turn_colour": None,
+        "step": None,
+        "touched": None,
+        "touch_load": None,
+        "holding": None,
+        "claim": None,
+        "neutral_protest": None,
+        "seal": {"started": False, "holder": None, "previous": None},
+        "scores": [0] * n_players,
+        "winner": None,
+        "end_reason": None,
+        "collapse": None,
+        "actions": 0,
+        "log": [],
+    }
+    _sync_poses(rules, world)
+    events: list = []
+    _start_turn(rules, first, events)
+    return State(rules, world.dump())
+
+
+# -- geometry read from the rules state --------------------------------------------------
+
+
+def _to_local(pose: list, x: float, y: float) -> tuple[float, float]:
+    dx, dy = x - pose[0], y - pose[1]
+    c, s = math.cos(pose[2]), math.sin(pose[2])
+    return dx * c + dy * s, -dx * s + dy * c
+
+
+def _in_play(column: dict) -> bool:
+    return column["where"] in ("base", "platform")
+
+
+def _top_columns(rules: dict) -> list[dict]:
+    return [c for c in rules["columns"] if _in_play(c) and c["level"] == rules["laid"]]
+
+
+def _top_index(rules: dict) -> int:
+    return rules["laid"] - 1
+
+
+def placement_range(rules: dict, column_id: int) -> tuple[float, float]:
+    """Interval of x (platform-local, mm from its centre) keeping a column fully on top."""
+    half = PLATFORM_LENGTHS[_top_index(rules)] / 2 - COLUMNS[column_id].width / 2
+    return -half, half
+
+
+def lane_spans(rules: dict, lane: int) -> list[tuple[float, float, float]]:
+    """(left, right, top) of the top level's columns of a lane, in the top platform's frame."""
+    pose = rules["platforms"][_top_index(rules)]["pose"]
+    spans = []
+    for column in _top_columns(rules):
+        if column["lane"] != lane:
+            continue
+        x, y = _to_local(pose, column["pose"][0], column["pose"][1])
+        half = COLUMNS[column["id"]].width / 2
+        spans.append((x - half, x + half, y + COLUMN_HEIGHT / 2))
+    return spans
+
+
+def _overlapping(spans: list, left: float, right: float) -> list:
+    return [
+        s for s in spans if s[0] < right + PLACEMENT_CLEARANCE and s[1] > left - PLACEMENT_CLEARANCE
+    ]
+
+
+def placement_problem(rules: dict, column_id: int, x: float, lane: int) -> tuple | None:
+    """Why a column may not be placed at (x, lane) on the top platform, or None."""
+    low, high = placement_range(rules, column_id)
+    if lane not in LANES:
+        return "bad_lane", "There is no such lane."
+    if not low - 1e-9 <= x <= high + 1e-9:
+        return "off_platform", "No column may stand half off the platform."
+    half = COLUMNS[column_id].width / 2
+    if _top_index(rules) != RED and _overlapping(lane_spans(rules, lane), x - half, x + half):
+        return "on_column", "A column may stand on another column only on the red platform."
+    return None
+
+
+def placement_candidates(rules: dict, column_id: int) -> list[tuple[float, int]]:
+    """The listed (x, lane) positions: every POSITION_GRID mm where placing is legal."""
+    low, high = placement_range(rules, column_id)
+    first = math.ceil(low / POSITION_GRID)
+    last = math.floor(high / POSITION_GRID)
+    out = []
+    for lane in LANES:
+        for k in range(first, last + 1):
+            x = k * POSITION_GRID
+            if placement_problem(rules, column_id, x, lane) is None:
+                out.append((float(x), lane))
+    return out
+
+
+def _lay_supports(rules: dict, index: int, x: float) -> list[dict]:
+    half = PLATFORM_LENGTHS[index] / 2
+    out = []
+    for column in _top_columns(rules):
+        half_w = COLUMNS[column["id"]].width / 2
+        cx = column["pose"][0]
+        if x - half <= cx - half_w and cx + half_w <= x + half:
+            out.append(column)
+    return out
+
+
+def lay_problem(rules: dict, x: float) -> tuple | None:
+    """Why the next platform may not be laid centred at world x, or None."""
+    index = rules["laid"]
+    if index >= len(PLATFORM_COLOURS):
+        return "no_platform_left", "All five platforms are already laid."
+    if abs(x) + PLATFORM_LENGTHS[index] / 2 > BASE_LENGTH / 2 + 1e-9:
+        return "platform_off_base", "Every platform must stay within the base."
+    if len(_lay_supports(rules, index, x)) < MIN_PLATFORM_SUPPORTS:
+        return "too_few_supports", "A new platform must rest on at least 3 columns."
+    return None
+
+
+def lay_candidates(rules: dict) -> list[float]:
+    """The listed centre positions (world x, mm) where the next platform may be laid."""
+    index = rules["laid"]
+    if index >= len(PLATFORM_COLOURS):
+        return []
+    limit = BASE_LENGTH / 2 - PLATFORM_LENGTHS[index] / 2
+    k_max = math.floor(limit / POSITION_GRID)
+    return [
+        float(k * POSITION_GRID)
+        for k in range(-k_max, k_max + 1)
+        if lay_problem(rules, k * POSITION_GRID) is None
+    ]
+
+
+# -- who may move what -------------------------------------------------------------------
+
+
+def _seat_colours_of(rules: dict, seat: int) -> list[str]:
+    return rules["seats"][seat]["colours"]
+
+
+def _may_place(rules: dict, seat: int) -> bool:
+    # Whoever laid the top platform may not place a column on it (French record).
+    return rules["platforms"][_top_index(rules)]["laid_by"] != seat
+
+
+def _movable(
+    rules: dict, seat: int, colours: list[str], allow_locked: int | None = None
+) -> list[int]:
+    """Columns of `colours` that `seat` may take: not on the top level, not locked,
+    not the last neutral column of its level (3 players), with room on the top platform."""
+    if not _may_place(rules, seat):
+        return []
+    neutral = rules["neutral"]
+    out = []
+    for column in rules["columns"]:
+        if column["colour"] not in colours or not _in_play(column):
+            continue
+        if column["level"] >= rules["laid"]:
+            continue
+        if column["locked"] and column["id"] != allow_locked:
+            continue
+        if column["colour"] == neutral:
+            same_level = [
+                c
+                for c in rules["columns"]
+                if c["colour"] == neutral and _in_play(c) and c["level"] == column["level"]
+            ]
+            if len(same_level) <= 1:
+                continue
+        if not placement_candidates(rules, column["id"]):
+            continue
+        out.append(column["id"])
+    return out
+
+
+def _turn_colours(rules: dict) -> list[str]:
+    """Colours the builder may move in the current step of their turn."""
+    seat = rules["turn"]
+    if rules["neutral"] is not None and rules["step"] == "neutral":
+        return [rules["neutral"]]
+    if len(rules["seats"]) == 2:
+        return [rules["turn_colour"]] if rules["turn_colour"] else _seat_colours_of(rules, seat)
+    return _seat_colours_of(rules, seat)
+
+
+def _context_movable(rules: dict) -> list[int]:
+    """Columns the actor may touch in the current context."""
+    actor = rules["to_act"]
+    context = rules["context"]
+    if context == CONTEXT_CLAIM_PROTEST:
+        claimant = rules["claim"]["claimant"]
+        return _movable(rules, actor, _seat_colours_of(rules, claimant))
+    if context == CONTEXT_NEUTRAL_PROTEST:
+        aborted = rules["neutral_protest"]["aborted"]
+        return _movable(rules, actor, [rules["neutral"]], allow_locked=aborted)
+    return _movable(rules, actor, _turn_colours(rules))
+
+
+def _can_ask_platform(rules: dict) -> bool:
+    return bool(lay_candidates(rules))
+
+
+def _can_act(rules: dict, seat: int) -> bool:
+    colours = list(_seat_colours_of(rules, seat))
+    if rules["neutral"] is not None:
+        colours.append(rules["neutral"])
+    return bool(_movable(rules, seat, colours)) or _can_ask_platform(rules)
+
+
+def _protest_possible(rules: dict, seat: int) -> bool:
+    if rules["phase"] == PHASE_CLAIM:
+        claimant = rules["claim"]["claimant"]
+        return bool(_movable(rules, seat, _seat_colours_of(rules, claimant)))
+    aborted = rules["neutral_protest"]["aborted"]
+    return bool(_movable(rules, seat, [rules["neutral"]], allow_locked=aborted))
+
+
+# -- scores, seal, turns -----------------------------------------------------------------
+
+
+def scores(rules: dict) -> list[int]:
+    """Points per seat: values of their colours' columns on the top level (neutral: nobody)."""
+    owner = {}
+    for seat, info in enumerate(rules["seats"]):
+        for colour in info["colours"]:
+            owner[colour] = seat
+    out = [0] * len(rules["seats"])
+    for column in _top_columns(rules):
+        seat = owner.get(column["colour"])
+        if seat is not None:
+            out[seat] += column["value"]
+    return out
+
+
+def _update_seal(rules: dict, events: list) -> None:
+    rules["scores"] = points = scores(rules)
+    seal = rules["seal"]
+    if not seal["started"]:
+        start = SEAL_START_LEVEL[rules["options"]["seal_start"]]
+        if any(_in_play(c) and c["level"] >= start for c in rules["columns"]):
+            seal["started"] = True
+            events.append(_event("seal_race_started", "The race for the seal has begun."))
+    if not seal["started"]:
+        return
+    best = max(points)
+    leaders = [seat for seat, p in enumerate(points) if p == best]
+    holder = seal["holder"]
+    if best > 0 and len(leaders) == 1 and leaders[0] != holder:
+        seal["previous"] = holder
+        seal["holder"] = leaders[0]
+        events.append(
+            _event(
+                "seal_taken",
+                f"{rules['seats'][leaders[0]]['name']} takes the master builder's seal.",
+                seat=leaders[0],
+                previous=holder,
+            )
+        )
+
+
+def _finish(rules: dict, reason: str, events: list, collapse: dict | None = None) -> None:
+    seal = rules["seal"]
+    rules["scores"] = scores(rules)
+    rules["phase"] = PHASE_OVER
+    rules["to_act"] = None
+    rules["end_reason"] = reason
+    rules["collapse"] = collapse
+    rules["touched"] = None
+    rules["touch_load"] = None
+    winner = None
+    if seal["started"]:
+        winner = seal["holder"]
+        if collapse is not None and collapse["by"] == winner:
+            winner = seal["previous"]
+    rules["winner"] = winner
+    name = rules["seats"][winner]["name"] if winner is not None else "Nobody"
+    events.append(
+        _event("game_over", f"The game is over. {name} wins.", winner=winner, reason=reason)
+    )
+
+
+def _start_turn(rules: dict, seat: int, events: list) -> None:
+    """Give the turn to `seat`, or the next seat that can do something; end if none can."""
+    n = len(rules["seats"])
+    for k in range(n):
+        candidate = (seat + k) % n
+        if _can_act(rules, candidate):
+            break
+        events.append(
+            _event(
+                "player_skipped",
+                f"{rules['seats'][candidate]['name']} can neither move a column nor ask for a "
+                "platform and passes.",
+                seat=candidate,
+            )
+        )
+    else:
+        _finish(rules, "no_moves", events)
+        return
+    rules.update(
+        turn=candidate,
+        to_act=candidate,
+        context=CONTEXT_TURN,
+        turn_colour=None,
+        touched=None,
+        touch_load=None,
+        holding=None,
+        claim=None,
+        neutral_protest=None,
+    )
+    rules["step"] = None
+    if rules["neutral"] is not None:
+        has_neutral = bool(_movable(rules, candidate, [rules["neutral"]]))
+        rules["step"] = "neutral" if has_neutral else "own"
+    rules["phase"] = PHASE_MOVE
+    if len(rules["seats"]) == 2:
+        colours = [c for c in _seat_colours_of(rules, candidate) if _movable(rules, candidate, [c])]
+        if colours:
+            rules["phase"] = PHASE_CHOOSE_COLOUR
+
+
+def _end_turn(rules: dict, events: list) -> None:
+    _update_seal(rules, events)
+    _start_turn(rules, (rules["turn"] + 1) % len(rules["seats"]), events)
+
+
+def _own_step(rules: dict, events: list) -> None:
+    """3 players: after the neutral move, the builder moves one of their own columns."""
+    rules.update(
+        step="own",
+        phase=PHASE_MOVE,
+        context=CONTEXT_TURN,
+        to_act=rules["turn"],
+        touched=None,
+        touch_load=None,
+        holding=None,
+        neutral_protest=None,
+    )
+    if not _movable(rules, rules["turn"], _turn_colours(rules)) and not _can_ask_platform(rules):
+        _end_turn(rules, events)
+
+
+# -- legal actions -----------------------------------------------------------------------
+
+
+def legal_actions(state: State) -> list[dict]:
+    """Every action the player to act may take, each postable verbatim to apply_action."""
+    rules = state.rules
+    phase = rules["phase"]
+    seat = rules["to_act"]
+    if phase == PHASE_OVER:
+        return []
+    out: list[dict] = []
+
+    def add(kind: str, **params) -> None:
+        out.append({"type": kind, "seat": seat, **params})
+
+    if phase == PHASE_CHOOSE_COLOUR:
+        for colour in _seat_colours_of(rules, seat):
+            if _movable(rules, seat, [colour]):
+                add("choose_colour", colour=colour)
+        if _can_ask_platform(rules):
+            add("ask_platform")
+    elif phase == PHASE_MOVE:
+        for column_id in _context_movable(rules):
+            add("touch", column=column_id)
+        if rules["context"] == CONTEXT_TURN and _can_ask_platform(rules):
+            add("ask_platform")
+    elif phase == PHASE_TOUCHED:
+        add("pull", column=rules["touched"])
+        add("abort", column=rules["touched"])
+    elif phase == PHASE_HOLDING:
+        column_id = rules["holding"]["column"]
+        for x, lane in placement_candidates(rules, column_id):
+            add("place", column=column_id, x=x, lane=lane)
+        add("abort", column=column_id)
+    elif phase in (PHASE_CLAIM, PHASE_NEUTRAL_PROTEST):
+        if _protest_possible(rules, seat):
+            add("protest")
+        add("decline")
+    elif phase == PHASE_PENALTY:
+        protester = rules["claim"]["protester"]
+        for column in rules["columns"]:
+            if _in_play(column) and column["colour"] in _seat_colours_of(rules, protester):
+                add("remove_column", column=column["id"])
+    elif phase == PHASE_LAY:
+        candidates = lay_candidates(rules)
+        for x in candidates:
+            add("lay_platform", x=x)
+        if not candidates:
+            add("pass")
+    return out
+
+
+# -- applying actions --------------------------------------------------------------------
+
+
+def _refuse(code: str, reason: str):
+    raise IllegalAction(code, reason)
+
+
+def _number(action: dict, key: str) -> float:
+    value = action.get(key)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        _refuse("bad_parameter", f"The action needs a number '{key}'.")
+    return float(value)
+
+
+def _integer(action: dict, key: str) -> int:
+    value = action.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        _refuse("bad_parameter", f"The action needs an integer '{key}'.")
+    return value
+
+
+def _sync_poses(rules: dict, world: World) -> None:
+    poses = world.poses()
+    for column in rules["columns"]:
+        column["pose"] = list(poses[column_key(column["id"])]) if _in_play(column) else None
+    for platform in rules["platforms"]:
+        pose = poses.get(platform_key(platform["index"]))
+        platform["pose"] = list(pose) if pose is not None else None
+
+
+def _settle(ctx: "_Context", reference: dict, start: float):
+    result = ctx.world.settle(record=ctx.record, reference=reference, start_time=start)
+    ctx.steps += result.steps
+    return result
+
+
+def _failed_level(rules: dict, piece: str) -> int:
+    """The level that failed: a platform's own level (blue = 1), a column's level (base 0).
+
+    A column caught in the fall may already be out of play (in hand); its level is kept.
+    """
+    if piece[0] == "p":
+        return int(piece[1:]) + 1
+    return rules["columns"][int(piece[1:])]["level"]
+
+
+def level_name(level: int) -> str:
+    """'base' for level 0, else the colour of the platform the level stands on."""
+    return "base" if level == 0 else PLATFORM_COLOURS[level - 1]
+
+
+def _collapse_event(rules: dict, result, actor: int, events: list) -> None:
+    level = _failed_level(rules, result.piece)
+    name = rules["seats"][actor]["name"]
+    events.append(
+        _event(
+            "collapse",
+            f"The villa collapses ({result.reason.replace('_', ' ')}, at the "
+            f"{level_name(level)} level); {name} caused it.",
+            by=actor,
+            reason=result.reason,
+            level=level,
+        )
+    )
+    collapse = {"by": actor, "reason": result.reason, "level": level, "piece": result.piece}
+    _finish(rules, "collapse", events, collapse)
+
+
+def _pull_frames(column_id: int, pose: tuple, start: float = 0.0) -> list[dict]:
+    """Scripted frames of a column sliding out sideways towards the nearer edge."""
+    key = column_key(column_id)
+    side = 1.0 if pose[0] >= 0 else -1.0
+    target = side * (BASE_LENGTH / 2 + 40.0)
+    n = max(1, int(round(PULL_ANIMATION_TIME / FRAME_TIME)))
+    frames = []
+    for k in range(1, n + 1):
+        x = pose[0] + (target - pose[0]) * k / n
+        frames.append(
+            {"t": round(start + k * FRAME_TIME, 3), "poses": {key: _q(x, pose[1], pose[2])}}
+        )
+    frames.append({"t": round(start + (n + 1) * FRAME_TIME, 3), "poses": {key: None}})
+    return frames
+
+
+def _place_frames(column_id: int, pose: tuple) -> list[dict]:
+    key = column_key(column_id)
+    n = max(1, int(round(PLACE_ANIMATION_TIME / FRAME_TIME)))
+    frames = []
+    for k in range(n):
+        y = pose[1] + PLACE_ANIMATION_HEIGHT * (1 - k / n)
+        frames.append({"t": round(k * FRAME_TIME, 3), "poses": {key: _q(pose[0], y, pose[2])}})
+    return frames
+
+
+def _q(x: float, y: float, a: float) -> list[float]:
+    return [round(x, 1), round(y, 1), round(a, 3)]
+
+
+def _shift_frames(frames: list, offset: float) -> list:
+    for frame in frames:
+        frame["t"] = round(frame["t"] + offset, 3)
+    return frames
+
+
+def _check_seat(rules: dict, action: dict) -> int:
+    seat = rules["to_act"]
+    if "seat" in action and action["seat"] != seat:
+        _refuse("not_your_turn", "It is not this player's turn to act.")
+    return seat
+
+
+def apply_action(
+    state: State, action: dict, *, record: bool = True, tremor: bool = True
+) -> ActionResult:
+    """Validate and apply one action; returns the new state, frames and events.
+
+    Raises IllegalAction(code, reason) for anything the rules do not allow. `record=False`
+    skips frames and stops a collapse's simulation at once (bots use it to look ahead);
+    `tremor=False` ignores the hand tremor option (a bot cannot foresee its own hand).
+    """
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        _refuse("malformed", "An action is an object with a 'type'.")
+    rules = state.rules
+    if rules["phase"] == PHASE_OVER:
+        _refuse("game_over", "The game is over; no action is accepted.")
+    seat = _check_seat(rules, action)
+    kind = action["type"]
+    log = rules["log"]
+    # A JSON round trip copies faster than deepcopy and keeps the state JSON-able.
+    rules = json.loads(json.dumps({k: v for k, v in rules.items() if k != "log"}))
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        _refuse("unknown_action", f"Unknown action '{kind}'.")
+    ctx = _Context(state.blob, rules, record, tremor and rules["options"]["tremor"] > 0)
+    handler(ctx, seat, action)
+    clean = dict(action)
+    clean["seat"] = seat
+    rules["log"] = log + [clean]
+    rules["actions"] += 1
+    rules["scores"] = scores(rules)
+    blob = ctx.world.dump() if ctx.world is not None and ctx.changed else state.blob
+    return ActionResult(State(rules, blob), ctx.frames, ctx.events, ctx.steps)
+
+
+class _Context:
+    """Per-action working set: the rules copy, the world (loaded on demand), frames, events."""
+
+    def __init__(self, blob: bytes, rules: dict, record: bool, tremor: bool):
+        self.blob = blob
+        self.rules = rules
+        self.record = record
+        self.tremor = tremor
+        self.world: World | None = None
+        self.changed = False
+        self.frames: list = []
+        self.events: list = []
+        self.steps = 0
+
+    def load(self) -> World:
+        if self.world is None:
+            self.world = World.load(self.blob)
+            self.world.activate_all()
+        self.changed = True
+        return self.world
+
+
+def _need_phase(rules: dict, *phases: str) -> None:
+    if rules["phase"] not in phases:
+        _refuse("wrong_phase", f"That action is not possible now (phase: {rules['phase']}).")
+
+
+def _do_choose_colour(ctx: _Context, seat: int, action: dict) -> None:
+    rules = ctx.rules
+    _need_phase(rules, PHASE_CHOOSE_COLOUR)
+    colour = action.get("colour")
+    if colour not in _seat_colours_of(rules, seat):
+        _refuse("not_your_colour", "Choose one of your own two colours.")
+    if not _movable(rules, seat, [colour]):
+        _refuse("colour_blocked", "None of the columns of that colour can be moved.")
+    rules["turn_colour"] = colour
+    rules["phase"] = PHASE_MOVE
+    ctx.events.append(_event("colour_chosen", f"Playing {colour} this turn.", colour=colour))
+
+
+def _do_touch(ctx: _Context, seat: int, action: dict) -> None:
+    rules = ctx.rules
+    _need_phase(rules, PHASE_MOVE)
+    column_id = _integer(action, "column")
+    if not 0 <= column_id < len(COLUMNS):
+        _refuse("no_such_column", "There is no such column.")
+    column = rules["columns"][column_id]
+    if column_id not in _context_movable(rules):
+        _refuse(*_touch_problem(rules, column, seat))
+    # Reading the load steps a scratch world; the stored one stays untouched.
+    load = World.load(ctx.blob).column_load(column_id)
+    rules.update(phase=PHASE_TOUCHED, touched=column_id, touch_load=round(load, 1))
+    ctx.events.append(
+        _event(
+            "touched",
+            f"The column bears {load:.0f} g.",
+            column=column_id,
+            load=round(load, 1),
+        )
+    )
+
+
+def _touch_problem(rules: dict, column: dict, seat: int) -> tuple[str, str]:
+    if not _in_play(column):
+        return "column_out", "That column is out of the game."
+    if column["level"] >= rules["laid"]:
+        return "top_level", "Columns on the top platform may not be moved."
+    if column["locked"]:
+        return "locked", "That column was touched and put back; it is locked for the game."
+    if not _may_place(rules, seat):
+        return "own_platform", "You may not place a column on the platform you laid."
+    if column["colour"] == rules["neutral"] and rules["context"] != CONTEXT_CLAIM_PROTEST:
+        if rules["context"] == CONTEXT_TURN and rules["step"] != "neutral":
+            return "not_your_colour", "Now move one of your own columns."
+        return "last_neutral", "The last neutral column of a level may not be moved."
+    if rules["context"] == CONTEXT_TURN and rules["step"] == "neutral":
+        return "neutral_first", "Move a neutral column first."
+    if len(rules["seats"]) == 2 and rules["context"] == CONTEXT_TURN:
+        return "not_your_colour", "Move a column of the colour you chose for this turn."
+    return "not_your_colour", "You may only move a column of the right colour."
+
+
+def _do_pull(ctx: _Context, seat: int, action: dict) -> None:
+    rules = ctx.rules
+    _need_phase(rules, PHASE_TOUCHED)
+    column_id = action.get("column", rules["touched"])
+    if column_id != rules["touched"]:
+        _refuse("not_touched", "Only the column you touched may be pulled.")
+    world = ctx.load()
+    reference = world.poses()
+    column = rules["columns"][column_id]
+    pose = world.remove_column(column_id)
+    # The platforms are held while the column slides out, so it leaves instantly as far as
+    # the villa is concerned; the villa is then let go and settles.
+    if ctx.record:
+        ctx.frames.extend(_pull_frames(column_id, pose))
+    start = (PULL_ANIMATION_TIME + FRAME_TIME) if ctx.record else 0.0
+    rules["holding"] = {
+        "column": column_id,
+        "origin": list(pose),
+        "origin_level": column["level"],
+        "origin_where": column["where"],
+    }
+    column["where"] = "hand"
+    column["pose"] = None
+    result = _settle(ctx, reference, start)
+    ctx.frames.extend(result.frames)
+    _sync_poses(rules, world)
+    if result.collapsed:
+        _collapse_event(rules, result, seat, ctx.events)
+        return
+    rules.update(phase=PHASE_HOLDING, touched=None, touch_load=None)
+    ctx.events.append(
+        _event("pulled", "The column is out and the villa still stands.", column=column_id)
+    )
+
+
+def _do_place(ctx: _Context, seat: int, action: dict) -> None:
+    rules = ctx.rules
+    _need_phase(rules, PHASE_HOLDING)
+    column_id = rules["holding"]["column"]
+    if action.get("column", column_id) != column_id:
+        _refuse("not_holding", "You can only place the column you hold.")
+    x = _number(action, "x")
+    lane = _integer(action, "lane")
+    problem = placement_problem(rules, column_id, x, lane)
+    if problem:
+        _refuse(*problem)
+    angle_error = 0.0
+    if ctx.tremor:
+        # The tremor comes from the match seed and the action's index, so replays agree.
+        rng = random.Random(f"{rules['seed']}:tremor:{rules['actions']}")  # noqa: S311
+        sigma = rules["options"]["tremor"]
+        x += rng.gauss(0.0, sigma)
+        angle_error = rng.gauss(0.0, sigma * TREMOR_ANGLE_PER_MM)
+    world = ctx.load()
+    reference = world.poses()
+    top = _top_index(rules)
+    half = COLUMNS[column_id].width / 2
+    # Only a tremor (or red) can put a column onto another; then it is set on the highest.
+    below = _overlapping(lane_spans(rules, lane), x - half, x + half)
+    stack_top = max(s[2] for s in below) if below else None
+    pose = world.placement_pose(column_id, top, x, stack_top)
+    pose = (pose[0], pose[1], pose[2] + angle_error)
+    world.add_column(column_id, lane, pose)
+    column = rules["columns"][column_id]
+    column.update(where="platform", level=rules["laid"], lane=lane)
+    if ctx.record:
+        ctx.frames.extend(_place_frames(column_id, pose))
+    start = PLACE_ANIMATION_TIME if ctx.record else 0.0
+    result = _settle(ctx, reference, start)
+    ctx.frames.extend(result.frames)
+    _sync_poses(rules, world)
+    rules["holding"] = None
+    if result.collapsed:
+        _collapse_event(rules, result, seat, ctx.events)
+        return
+    ctx.events.append(
+        _event(
+            "placed",
+            f"The column stands on the {PLATFORM_COLOURS[top]} platform.",
+            column=column_id,
+            platform=PLATFORM_COLOURS[top],
+        )
+    )
+    context = rules["context"]
+    if context == CONTEXT_CLAIM_PROTEST:
+        _protest_succeeded(ctx, column_id)
+    elif context == CONTEXT_NEUTRAL_PROTEST:
+        ctx.events.append(
+            _event(
+                "neutral_protest_upheld",
+                "The protest is upheld: the builder loses their own move.",
+                seat=rules["turn"],
+            )
+        )
+        _end_turn(rules, ctx.events)
+    elif rules["step"] == "neutral":
+        _own_step(rules, ctx.events)
+    else:
+        _end_turn(rules, ctx.events)
+
+
+def _protest_succeeded(ctx: _Context, column_id: int) -> None:
+    rules = ctx.rules
+    world = ctx.load()
+    reference = world.poses()
+    world.remove_column(column_id)
+    rules["columns"][column_id].update(where="out", pose=None)
+    # Lifting a column off the top disturbs nothing, but the physics still decides.
+    result = _settle(ctx, reference, _last_time(ctx.frames))
+    ctx.frames.extend(result.frames[1:])
+    _sync_poses(rules, world)
+    ctx.events.append(
+        _event(
+            "protest_succeeded",
+            "The protest succeeds: the column is removed from the game and no platform is laid.",
+            column=column_id,
+        )
+    )
+    if result.collapsed:
+        _collapse_event(rules, result, rules["to_act"], ctx.events)
+        return
+    _end_turn(rules, ctx.events)
+
+
+def _last_time(frames: list) -> float:
+    return frames[-1]["t"] if frames else 0.0
+
+
+def _do_abort(ctx: _Context, seat: int, action: dict) -> None:
+    rules = ctx.rules
+    _need_phase(rules, PHASE_TOUCHED, PHASE_HOLDING)
+    column_id = rules["touched"] if rules["phase"] == PHASE_TOUCHED else rules["holding"]["column"]
+    if action.get("column", column_id) != column_id:
+        _refuse("not_touched", "Only the column you touched can be put back.")
+    column = rules["columns"][column_id]
+    if rules["phase"] == PHASE_HOLDING:
+        # Put back where it was taken from; the villa then settles around it.
+        world = ctx.load()
+        reference = world.poses()
+        holding = rules["holding"]
+        world.add_column(column_id, column["lane"], tuple(holding["origin"]))
+        column.update(where=holding["origin_where"], level=holding["origin_level"])
+        result = _settle(ctx, reference, 0.0)
+        ctx.frames.extend(result.frames)
+        _sync_poses(rules, world)
+        if result.collapsed:
+            column["locked"] = True
+            _collapse_event(rules, result, seat, ctx.events)
+            return
+    column["locked"] = True
+    rules.update(touched=None, touch_load=None, holding=None)
+    ctx.events.append(
+        _event(
+            "aborted",
+            "The column goes back and is locked for the rest of the game.",
+            column=column_id,
+        )
+    )
+    context = rules["context"]
+    if context == CONTEXT_CLAIM_PROTEST:
+        _protest_failed(ctx)
+    elif context == CONTEXT_NEUTRAL_PROTEST:
+        ctx.events.append(
+            _event(
+                "neutral_protest_failed", "The protest fails: the builder moves their own column."
+            )
+        )
+        _own_step(rules, ctx.events)
+    elif rules["step"] == "neutral":
+        others = [(rules["turn"] + k) % len(rules["seats"]) for k in range(1, len(rules["seats"]))]
+        rules.update(
+            phase=PHASE_NEUTRAL_PROTEST,
+            neutral_protest={
+                "player": rules["turn"],
+                "asked": others,
+                "protester": None,
+                "aborted": column_id,
+            },
+            to_act=others[0],
+        )
+    else:
+        _end_turn(rules, ctx.events)
+
+
+def _protest_failed(ctx: _Context) -> None:
+    rules = ctx.rules
+    claim = rules["claim"]
+    ctx.events.append(
+        _event(
+            "protest_failed",
+            "The protest fails: the claimant removes one of the protester's columns.",
+            protester=claim["protester"],
+        )
+    )
+    protester_colours = _seat_colours_of(rules, claim["protester"])
+    if any(_in_play(c) and c["colour"] in protester_colours for c in rules["columns"]):
+        rules.update(phase=PHASE_PENALTY, to_act=claim["claimant"], context=CONTEXT_TURN)
+    else:
+        rules.update(phase=PHASE_LAY, to_act=claim["claimant"], context=CONTEXT_TURN)
+
+
+def _do_ask_platform(ctx: _Context, seat: int, action: dict) -> None:
+    rules = ctx.rules
+    _need_phase(rules, PHASE_MOVE, PHASE_CHOOSE_COLOUR)
+    if rules["context"] != CONTEXT_TURN:
+        _refuse("wrong_phase", "Only the builder may ask for a new platform.")
+    if rules["laid"] >= len(PLATFORM_COLOURS):
+        _refuse("no_platform_left", "All five platforms are already laid.")
+    if not _can_ask_platform(rules):
+        _refuse("too_few_supports", "A new platform must rest on at least 3 columns.")
+    n = len(rules["seats"])
+    others = [(seat + k) % n for k in range(1, n)]
+    rules.update(
+        phase=PHASE_CLAIM,
+        claim={"claimant": seat, "asked": others, "protester": None},
+        to_act=others[0],
+    )
+    ctx.events.append(
+        _event(
+            "platform_asked",
+            f"{rules['seats'][seat]['name']} asks to lay a new platform.",
+            seat=seat,
+        )
+    )
+
+
+def _do_protest(ctx: _Context, seat: int, action: dict) -> None:
+    rules = ctx.rules
+    _need_phase(rules, PHASE_CLAIM, PHASE_NEUTRAL_PROTEST)
+    if not _protest_possible(rules, seat):
+        _refuse("cannot_protest", "You have no column you could move to prove your protest.")
+    name = rules["seats"][seat]["name"]
+    if rules["phase"] == PHASE_CLAIM:
+        rules["claim"]["protester"] = seat
+        rules["claim"]["asked"] = []
+        rules.update(phase=PHASE_MOVE, context=CONTEXT_CLAIM_PROTEST, to_act=seat)
+        text = f"{name} protests and must move one of the claimant's columns to the top."
+    else:
+        rules["neutral_protest"]["protester"] = seat
+        rules["neutral_protest"]["asked"] = []
+        rules.update(phase=PHASE_MOVE, context=CONTEXT_NEUTRAL_PROTEST, to_act=seat)
+        text = f"{name} protests and must move a neutral column to the top."
+    ctx.events.append(_event("protest", text, seat=seat))
+
+
+def _do_decline(ctx: _Context, seat: int, action: dict) -> None:
+    rules = ctx.rules
+    _need_phase(rules, PHASE_CLAIM, PHASE_NEUTRAL_PROTEST)
+    key = "claim" if rules["phase"] == PHASE_CLAIM else "neutral_protest"
+    asked = rules[key]["asked"]
+    asked.pop(0)
+    if asked:
+        rules["to_act"] = asked[0]
+        return
+    if key == "claim":
+        rules.update(phase=PHASE_LAY, to_act=rules["claim"]["claimant"])
+        ctx.events.append(
+            _event("claim_unchallenged", "Nobody protests: the new platform may be laid.")
+        )
+    else:
+        ctx.events.append(
+            _event("neutral_unchallenged", "Nobody protests: the builder moves their own column.")
+        )
+        _own_step(rules, ctx.events)
+
+
+def _do_remove_column(ctx: _Context, seat: int, action: dict) -> None:
+    rules = ctx.rules
+    _need_phase(rules, PHASE_PENALTY)
+    column_id = _integer(action, "column")
+    protester = rules["claim"]["protester"]
+    if not 0 <= column_id < len(COLUMNS):
+        _refuse("no_such_column", "There is no such column.")
+    column = rules["columns"][column_id]
+    if column["colour"] not in _seat_colours_of(rules, protester) or not _in_play(column):
+        _refuse("not_protesters_column", "Remove one of the protester's columns still in play.")
+    world = ctx.load()
+    reference = world.poses()
+    pose = world.remove_column(column_id)
+    if ctx.record:
+        ctx.frames.extend(_pull_frames(column_id, pose))
+    column.update(where="out", pose=None)
+    start = (PULL_ANIMATION_TIME + FRAME_TIME) if ctx.record else 0.0
+    result = _settle(ctx, reference, start)
+    ctx.frames.extend(result.frames)
+    _sync_poses(rules, world)
+    ctx.events.append(
+        _event("column_removed", "The column is removed from the game.", column=column_id)
+    )
+    if result.collapsed:
+        _collapse_event(rules, result, seat, ctx.events)
+        return
+    rules.update(phase=PHASE_LAY, to_act=rules["claim"]["claimant"])
+
+
+def _do_lay_platform(ctx: _Context, seat: int, action: dict) -> None:
+    rules = ctx.rules
+    _need_phase(rules, PHASE_LAY)
+    x = _number(action, "x")
+    problem = lay_problem(rules, x)
+    if problem:
+        _refuse(*problem)
+    index = rules["laid"]
+    world = ctx.load()
+    reference = world.poses()
+    supports = _lay_supports(rules, index, x)
+    top_pose = rules["platforms"][index - 1]["pose"]
+    # Laid on the highest supporting column, parallel to the platform below, not steadied.
+    height = max(c["pose"][1] for c in supports) + COLUMN_HEIGHT / 2
+    pose = (x, height + PLATFORM_THICKNESS / 2 + 0.2, top_pose[2])
+    world.add_platform(index, pose)
+    if ctx.record:
+        ctx.frames.extend(_lay_frames(index, pose))
+    start = PLACE_ANIMATION_TIME if ctx.record else 0.0
+    rules["laid"] += 1
+    rules["platforms"][index]["laid_by"] = seat
+    result = _settle(ctx, reference, start)
+    ctx.frames.extend(result.frames)
+    _sync_poses(rules, world)
+    if result.collapsed:
+        _collapse_event(rules, result, seat, ctx.events)
+        return
+    ctx.events.append(
+        _event(
+            "platform_laid",
+            f"The {PLATFORM_COLOURS[index]} platform is laid; the count for the seal starts again.",
+            platform=PLATFORM_COLOURS[index],
+        )
+    )
+    _end_turn(rules, ctx.events)
+
+
+def _lay_frames(index: int, pose: tuple) -> list[dict]:
+    key = platform_key(index)
+    n = max(1, int(round(PLACE_ANIMATION_TIME / FRAME_TIME)))
+    return [
+        {
+            "t": round(k * FRAME_TIME, 3),
+            "poses": {key: _q(pose[0], pose[1] + PLACE_ANIMATION_HEIGHT * (1 - k / n), pose[2])},
+        }
+        for k in range(n)
+    ]
+
+
+def _do_pass(ctx: _Context, seat: int, action: dict) -> None:
+    rules = ctx.rules
+    _need_phase(rules, PHASE_LAY)
+    if lay_candidates(rules):
+        _refuse("must_act", "The platform can be laid; passing is not allowed.")
+    ctx.events.append(
+        _event("platform_impossible", "The platform cannot rest on 3 columns: the turn passes.")
+    )
+    _end_turn(rules, ctx.events)
+
+
+_HANDLERS = {
+    "choose_colour": _do_choose_colour,
+    "touch": _do_touch,
+    "pull": _do_pull,
+    "place": _do_place,
+    "abort": _do_abort,
+    "ask_platform": _do_ask_platform,
+    "protest": _do_protest,
+    "decline": _do_decline,
+    "remove_column": _do_remove_column,
+    "lay_platform": _do_lay_platform,
+    "pass": _do_pass,
+}

@@ -1,0 +1,142 @@
+"""Set-ups: where the 20 columns stand on the base and where blue lies on them.
+
+A set-up is a JSON-able dict: {"columns": [{"id": 0-19, "x": mm, "lane": 0-2}, ...],
+"blue_x": mm}; x is the centre, 0 the middle of the base. The French record: all columns on
+the base, none in the forbidden zone, then blue laid perfectly stable; the Danish and Polish
+texts add that it may not stick out beyond the base.
+"""
+
+import random
+
+from .pieces import (
+    BASE_LENGTH,
+    COLUMNS,
+    FORBIDDEN_HALF_WIDTH,
+    LANES,
+    PLATFORM_LENGTHS,
+)
+
+# Columns of one lane must not touch at set-up (mm); they would wedge each other.
+MIN_GAP = 1.0
+# Blue's centre of mass must lie this far inside its supports to be "perfectly stable" (mm).
+STABILITY_MARGIN = 10.0
+MIN_SUPPORTS = 3
+
+
+class SetupError(ValueError):
+    """A set-up that the rules refuse; `code` is machine-readable."""
+
+    def __init__(self, code: str, reason: str):
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+def _site_interval() -> tuple[float, float]:
+    """Distances from the middle where a column may stand: outside the forbidden zone."""
+    return FORBIDDEN_HALF_WIDTH, BASE_LENGTH / 2
+
+
+def _fill_slot(ids: list[int], side: int, low: float, high: float) -> list[tuple[int, float]]:
+    """Spread columns evenly along one side of one lane between low and high distances."""
+    widths = [COLUMNS[i].width for i in ids]
+    gap = (high - low - sum(widths)) / (len(ids) + 1)
+    out, pos = [], low + gap
+    for column_id, width in zip(ids, widths, strict=True):
+        out.append((column_id, side * (pos + width / 2)))
+        pos += width + gap
+    return out
+
+
+def default_setup() -> dict:
+    """A symmetric legal set-up: every column under blue, colours spread over both sides."""
+    half_blue = PLATFORM_LENGTHS[0] / 2
+    low, _ = _site_interval()
+    # Interleave colours so that each side and lane holds several colours.
+    order = sorted(range(len(COLUMNS)), key=lambda i: (i % 5, i // 5))
+    slots: dict[tuple[int, int], list[int]] = {}
+    slot_keys = [(lane, side) for lane in LANES for side in (-1, 1)]
+    for n, column_id in enumerate(order):
+        slots.setdefault(slot_keys[n % len(slot_keys)], []).append(column_id)
+    columns = []
+    for (lane, side), ids in slots.items():
+        for column_id, x in _fill_slot(ids, side, low, half_blue):
+            columns.append({"id": column_id, "x": round(x, 1), "lane": lane})
+    columns.sort(key=lambda c: c["id"])
+    return {"columns": columns, "blue_x": 0.0}
+
+
+def random_setup(rng: random.Random) -> dict:
+    """A legal set-up drawn from `rng`: columns shuffled over lanes and sides, blue offset."""
+    low, high = _site_interval()
+    half_blue = PLATFORM_LENGTHS[0] / 2
+    for _ in range(1000):
+        blue_x = round(rng.uniform(-5.0, 5.0), 1)
+        ids = list(range(len(COLUMNS)))
+        rng.shuffle(ids)
+        slots: dict[tuple[int, int], list[int]] = {}
+        for column_id in ids:
+            slots.setdefault((rng.choice(LANES), rng.choice((-1, 1))), []).append(column_id)
+        columns = []
+        for (lane, side), members in slots.items():
+            # Mostly under blue, so it rests on many columns; sometimes out to the base edge.
+            outer = min(high, half_blue + (rng.uniform(0, 15) if rng.random() < 0.3 else 0))
+            width = sum(COLUMNS[i].width for i in members) + MIN_GAP * (len(members) + 1)
+            if width > outer - low:
+                break
+            start = rng.uniform(low, outer - width)
+            span_end = rng.uniform(start + width, outer)
+            for column_id, x in _fill_slot(members, side, start, span_end):
+                columns.append({"id": column_id, "x": round(x, 1), "lane": lane})
+        else:
+            setup = {"columns": sorted(columns, key=lambda c: c["id"]), "blue_x": blue_x}
+            try:
+                validate_setup(setup)
+            except SetupError:
+                continue
+            return setup
+    raise RuntimeError("no random set-up found")  # pragma: no cover - 1000 tries suffice
+
+
+def validate_setup(setup: dict) -> None:
+    """Refuse a set-up the rules forbid, raising SetupError with a code and a reason."""
+    try:
+        columns = setup["columns"]
+        blue_x = float(setup["blue_x"])
+        entries = [(int(c["id"]), float(c["x"]), int(c["lane"])) for c in columns]
+    except (KeyError, TypeError, ValueError) as error:
+        raise SetupError("malformed", f"The set-up is malformed ({error}).") from error
+    if sorted(e[0] for e in entries) != list(range(len(COLUMNS))):
+        raise SetupError("columns_missing", "All 20 columns must stand on the base, once each.")
+    low, high = _site_interval()
+    for column_id, x, lane in entries:
+        half = COLUMNS[column_id].width / 2
+        if lane not in LANES:
+            raise SetupError("bad_lane", f"Column {column_id} is in an unknown lane.")
+        if abs(x) + half > high:
+            raise SetupError("off_site", f"Column {column_id} is not fully on the building site.")
+        if abs(x) - half < low:
+            raise SetupError("forbidden_zone", f"Column {column_id} stands in the forbidden zone.")
+    for lane in LANES:
+        spans = sorted(
+            (x - COLUMNS[i].width / 2, x + COLUMNS[i].width / 2, i)
+            for i, x, column_lane in entries
+            if column_lane == lane
+        )
+        for (_, right, a), (left, _, b) in zip(spans, spans[1:], strict=False):
+            if left - right < MIN_GAP:
+                raise SetupError("columns_overlap", f"Columns {a} and {b} touch or overlap.")
+    half_blue = PLATFORM_LENGTHS[0] / 2
+    if abs(blue_x) + half_blue > BASE_LENGTH / 2:
+        raise SetupError("blue_off_base", "The blue platform sticks out beyond the base.")
+    supports = [
+        (x - COLUMNS[i].width / 2, x + COLUMNS[i].width / 2)
+        for i, x, _ in entries
+        if abs(x - blue_x) <= half_blue
+    ]
+    if len(supports) < MIN_SUPPORTS:
+        raise SetupError("too_few_supports", "The blue platform must rest on at least 3 columns.")
+    left = min(s[0] for s in supports)
+    right = max(s[1] for s in supports)
+    if not left + STABILITY_MARGIN <= blue_x <= right - STABILITY_MARGIN:
+        raise SetupError("blue_unstable", "The blue platform would not rest stably.")

@@ -1,0 +1,156 @@
+"""Snapshots, hashes, replays and the UI's view of a state."""
+
+import hashlib
+import json
+import struct
+
+from .physics import BASE_TOP, TABLE_TOP, World, quantise_pose
+from .pieces import (
+    BASE_LENGTH,
+    BASE_THICKNESS,
+    COLUMN_HEIGHT,
+    COLUMNS,
+    FORBIDDEN_HALF_WIDTH,
+    LANES,
+    PLATFORM_LENGTHS,
+    PLATFORM_THICKNESS,
+)
+from .rules import State, apply_action, new_match, scores
+
+SNAPSHOT_MAGIC = b"VPAL1"
+
+
+def _canonical(rules: dict) -> bytes:
+    # repr of floats round-trips exactly, so canonical JSON keeps every bit of the poses.
+    return json.dumps(rules, sort_keys=True, separators=(",", ":")).encode()
+
+
+def snapshot(state: State) -> bytes:
+    """The stored form of a state: the JSON rules state and the pickled world, together."""
+    rules = _canonical(state.rules)
+    return SNAPSHOT_MAGIC + struct.pack(">I", len(rules)) + rules + state.blob
+
+
+def load(data: bytes) -> State:
+    """A state from `snapshot` bytes. Only load bytes this server wrote (they hold a pickle)."""
+    if not data.startswith(SNAPSHOT_MAGIC):
+        raise ValueError("Not a Villa Paletti snapshot.")
+    offset = len(SNAPSHOT_MAGIC)
+    (size,) = struct.unpack(">I", data[offset : offset + 4])
+    rules = json.loads(data[offset + 4 : offset + 4 + size])
+    return State(rules, data[offset + 4 + size :])
+
+
+def state_hash(state: State) -> str:
+    """SHA-256 over the rules state and the pickled world: equal iff replays agree bit for bit."""
+    digest = hashlib.sha256()
+    digest.update(_canonical(state.rules))
+    digest.update(state.blob)
+    return digest.hexdigest()
+
+
+def physics_digest(state: State) -> str:
+    """SHA-256 over every body's position, angle and velocities (float.hex): the live physics."""
+    world = World.load(state.blob)
+    digest = hashlib.sha256()
+    for key in sorted(world.bodies):
+        body = world.bodies[key]
+        values = (*body.position, body.angle, *body.velocity, body.angular_velocity)
+        digest.update((key + ":" + ",".join(float(v).hex() for v in values) + ";").encode())
+    return digest.hexdigest()
+
+
+def replay(seed: int, players, options: dict | None, log: list[dict]) -> State:
+    """The state a match reaches from its seed, players, options and action log."""
+    state = new_match(seed, players, options)
+    for action in log:
+        state = apply_action(state, action, record=False).state
+    return state
+
+
+def state_to_json(state: State) -> dict:
+    """What the UI shows: pieces with quantised poses, scores, seal, turn, phase, result."""
+    rules = state.rules
+    points = scores(rules)
+    columns = []
+    for column in rules["columns"]:
+        pose = column["pose"]
+        shown = quantise_pose(*pose) if pose else [None, None, None]
+        columns.append(
+            {
+                "id": column["id"],
+                "colour": column["colour"],
+                "kind": column["kind"],
+                "value": column["value"],
+                "width": COLUMNS[column["id"]].width,
+                "height": COLUMN_HEIGHT,
+                "level": column["level"],
+                "where": column["where"],
+                "x": shown[0],
+                "y": shown[1],
+                "angle": shown[2],
+                "lane": column["lane"],
+                "locked": column["locked"],
+                "removed": column["where"] == "out",
+                "in_hand": column["where"] == "hand",
+            }
+        )
+    platforms = []
+    for platform in rules["platforms"]:
+        pose = platform["pose"]
+        shown = quantise_pose(*pose) if pose else [None, None, None]
+        platforms.append(
+            {
+                "index": platform["index"],
+                "colour": platform["colour"],
+                "laid": pose is not None,
+                "laid_by": platform["laid_by"],
+                "length": PLATFORM_LENGTHS[platform["index"]],
+                "thickness": PLATFORM_THICKNESS,
+                "x": shown[0],
+                "y": shown[1],
+                "angle": shown[2],
+            }
+        )
+    seats = rules["seats"]
+    return {
+        "phase": rules["phase"],
+        "context": rules["context"],
+        "turn": rules["turn"],
+        "to_act": rules["to_act"],
+        "step": rules["step"],
+        "turn_colour": rules["turn_colour"],
+        "players": [
+            {"seat": i, "name": s["name"], "colours": s["colours"], "score": points[i]}
+            for i, s in enumerate(seats)
+        ],
+        "neutral": rules["neutral"],
+        "first_player": rules["first_player"],
+        "top_level": rules["laid"],
+        "platforms": platforms,
+        "columns": columns,
+        "touched": (
+            {"column": rules["touched"], "load": rules["touch_load"]}
+            if rules["touched"] is not None
+            else None
+        ),
+        "holding": rules["holding"]["column"] if rules["holding"] else None,
+        "claim": rules["claim"],
+        "neutral_protest": rules["neutral_protest"],
+        "scores": points,
+        "seal": dict(rules["seal"]),
+        "winner": rules["winner"],
+        "end_reason": rules["end_reason"],
+        "collapse": rules["collapse"],
+        "actions": rules["actions"],
+        "options": rules["options"],
+        "dimensions": {
+            "table_top": TABLE_TOP,
+            "base_top": BASE_TOP,
+            "base_length": BASE_LENGTH,
+            "base_thickness": BASE_THICKNESS,
+            "forbidden_half_width": FORBIDDEN_HALF_WIDTH,
+            "column_height": COLUMN_HEIGHT,
+            "lanes": list(LANES),
+        },
+    }

@@ -1,0 +1,65 @@
+"""Shared helpers for the engine tests: short scripted turns on real physics."""
+
+import pytest
+
+from paletti.engine import apply_action, legal_actions, new_match
+
+
+class Table:
+    """Plays scripted actions on a match and keeps the last result's frames and events."""
+
+    def __init__(self, state):
+        self.state = state
+        self.events = []
+        self.frames = []
+
+    @property
+    def rules(self):
+        return self.state.rules
+
+    def act(self, **action):
+        result = apply_action(self.state, action)
+        self.state, self.events, self.frames = result.state, result.events, result.frames
+        return result
+
+    def codes(self):
+        return [e["code"] for e in self.events]
+
+    def legal(self, kind=None):
+        actions = legal_actions(self.state)
+        return [a for a in actions if kind is None or a["type"] == kind]
+
+    def touchable(self):
+        return [a["column"] for a in self.legal("touch")]
+
+    def outer_touchable(self):
+        """The touchable column farthest from the middle: an edge column bears least."""
+        columns = self.rules["columns"]
+        return max(self.touchable(), key=lambda c: abs(columns[c]["pose"][0]))
+
+    def move(self, x, lane, column=None):
+        """A whole build: touch, pull and place a column (the outermost one by default)."""
+        if self.rules["phase"] == "choose_colour":
+            self.act(type="choose_colour", colour=self.legal("choose_colour")[0]["colour"])
+        column = self.outer_touchable() if column is None else column
+        self.act(type="touch", column=column)
+        self.act(type="pull", column=column)
+        assert self.rules["phase"] == "holding", self.events
+        self.act(type="place", column=column, x=x, lane=lane)
+        return column
+
+
+@pytest.fixture
+def table():
+    """A 4-player match on the default set-up, seed 7."""
+    return Table(new_match(7, 4))
+
+
+@pytest.fixture
+def make_table():
+    """Build a Table from new_match arguments."""
+
+    def make(seed=7, players=4, options=None):
+        return Table(new_match(seed, players, options))
+
+    return make

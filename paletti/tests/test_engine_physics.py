@@ -1,0 +1,156 @@
+"""Physics scenarios: loads, pulls, placements, collapses and frames."""
+
+import pytest
+
+from paletti.engine import COLUMNS, IllegalAction, default_setup, new_match, placement_range
+from paletti.engine.physics import FRAME_STEPS, STEP, World
+from paletti.engine.pieces import PLATFORM_MASSES
+
+SEED = 11
+
+
+def _first_colour(seed=SEED):
+    rules = new_match(seed, 4).rules
+    return rules["seats"][rules["first_player"]]["colours"][0]
+
+
+def _thin_of(colour):
+    return [c.id for c in COLUMNS if c.colour == colour and c.kind == "thin"]
+
+
+def _free_standing_setup(column_id):
+    """The default set-up with one thin column moved out beyond blue's edge."""
+    setup = default_setup()
+    entry = setup["columns"][column_id]
+    entry["x"] = 112.0 if entry["x"] > 0 else -112.0
+    return setup
+
+
+def _one_support_setup(support_id):
+    """Blue shifted right; the only column left of its centre of mass is `support_id`."""
+    columns = [{"id": support_id, "x": -40.0, "lane": 0}]
+    left = dict.fromkeys((0, 1, 2), -120.0)
+    right = dict.fromkeys((0, 1, 2), 26.0)
+    for spec in sorted(COLUMNS, key=lambda c: c.width):
+        if spec.id == support_id:
+            continue
+        lane = min(left, key=left.get)
+        # Out beyond blue's left end (at -80), not touching it.
+        if left[lane] + spec.width < -81.0:
+            columns.append({"id": spec.id, "x": left[lane] + spec.width / 2, "lane": lane})
+            left[lane] += spec.width + 1.5
+            continue
+        lane = min(right, key=right.get)
+        columns.append({"id": spec.id, "x": right[lane] + spec.width / 2, "lane": lane})
+        right[lane] += spec.width + 1.5
+    return {"columns": columns, "blue_x": 20.0}
+
+
+def test_touch_reads_the_load_from_contact_impulses(make_table):
+    table = make_table(SEED)
+    blob = table.state.blob
+    loads = [World.load(blob).column_load(c.id) for c in COLUMNS]
+    # Everything above the columns is the blue platform: the loads add up to its weight.
+    assert sum(loads) == pytest.approx(PLATFORM_MASSES[0], rel=0.05)
+    column = table.touchable()[0]
+    table.act(type="touch", column=column)
+    assert table.rules["touch_load"] == pytest.approx(loads[column], abs=0.1)
+    assert table.events[0]["load"] == table.rules["touch_load"]
+
+
+def test_pulling_a_free_standing_outer_column_leaves_the_villa_standing(make_table):
+    column = _thin_of(_first_colour())[0]
+    table = make_table(SEED, options={"setup": _free_standing_setup(column)})
+    table.act(type="touch", column=column)
+    assert table.rules["touch_load"] == 0
+    table.act(type="pull", column=column)
+    assert table.rules["phase"] == "holding"
+    assert table.rules["collapse"] is None
+    assert table.rules["columns"][column]["where"] == "hand"
+
+
+def test_pulling_the_support_under_a_platforms_centre_of_mass_collapses_it(make_table):
+    column = _thin_of(_first_colour())[0]
+    table = make_table(SEED, options={"setup": _one_support_setup(column)})
+    puller = table.rules["to_act"]
+    table.act(type="touch", column=column)
+    assert table.rules["touch_load"] > 5
+    table.act(type="pull", column=column)
+    assert table.rules["phase"] == "over"
+    assert table.rules["end_reason"] == "collapse"
+    assert table.rules["collapse"]["by"] == puller
+    assert table.rules["collapse"]["piece"] == "p0"
+    assert "collapse" in table.codes()
+    # Nobody had the seal: nobody wins.
+    assert table.rules["winner"] is None
+
+
+def test_placement_fully_on_the_platform_else_refused(make_table):
+    table = make_table(SEED)
+    column = table.outer_touchable()
+    table.act(type="touch", column=column)
+    table.act(type="pull", column=column)
+    low, high = placement_range(table.rules, column)
+    for x in (high + 0.5, low - 3.0, 500.0):
+        with pytest.raises(IllegalAction) as error:
+            table.act(type="place", column=column, x=x, lane=0)
+        assert error.value.code == "off_platform"
+    # Anywhere inside the interval is accepted, not only the listed grid.
+    table.act(type="place", column=column, x=high - 0.3, lane=0)
+    assert table.rules["columns"][column]["level"] == 1
+
+
+def test_no_column_on_a_column_below_red(make_table):
+    table = make_table(SEED)
+    first = table.move(x=0.0, lane=1)
+    assert table.rules["columns"][first]["level"] == 1
+    column = table.outer_touchable()
+    table.act(type="touch", column=column)
+    table.act(type="pull", column=column)
+    with pytest.raises(IllegalAction) as error:
+        table.act(type="place", column=column, x=2.0, lane=1)
+    assert error.value.code == "on_column"
+    assert not any(a["lane"] == 1 and abs(a["x"]) < 10 for a in table.legal("place")), (
+        "legal_actions must not list it either"
+    )
+    # Another depth lane passes behind the first column.
+    table.act(type="place", column=column, x=2.0, lane=0)
+    assert table.rules["columns"][column]["where"] == "platform"
+
+
+def test_on_red_a_column_may_stand_on_a_column(make_table):
+    from paletti.engine.rules import placement_problem
+
+    table = make_table(SEED)
+    table.move(x=0.0, lane=1)
+    rules = dict(table.rules)
+    assert placement_problem(rules, 0, 0.0, 1)[0] == "on_column"
+    # The same geometry, read as if the top platform were red.
+    platforms = [dict(p) for p in rules["platforms"]]
+    platforms[4]["pose"] = platforms[0]["pose"]
+    columns = [dict(c) for c in rules["columns"]]
+    for column in columns:
+        if column["level"] == 1:
+            column["level"] = 5
+    red = {**rules, "laid": 5, "platforms": platforms, "columns": columns}
+    assert placement_problem(red, 0, 0.0, 1) is None
+
+
+def test_actions_return_frames_at_about_30_per_second(make_table):
+    table = make_table(SEED)
+    column = table.outer_touchable()
+    table.act(type="touch", column=column)
+    assert table.frames == []
+    table.act(type="pull", column=column)
+    frames = table.frames
+    times = [f["t"] for f in frames]
+    assert times == sorted(times) and len(frames) > 10
+    assert {f"c{column}"} <= set().union(*(f["poses"] for f in frames))
+    assert frames[-1]["t"] <= 10.5
+    assert 1 / (FRAME_STEPS * STEP) == pytest.approx(30)
+    for frame in frames:
+        for pose in frame["poses"].values():
+            if pose is not None:
+                assert [round(v, 3) for v in pose] == pose
+    texts = [e["text"] for e in table.events]
+    assert texts and all(isinstance(t, str) and t for t in texts)

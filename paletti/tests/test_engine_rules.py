@@ -1,0 +1,430 @@
+"""One test per rule of the French record, with the Danish and Polish variants."""
+
+import copy
+
+import pytest
+
+from paletti.engine import IllegalAction, apply_action, legal_actions, new_match
+from paletti.engine.rules import _finish, _start_turn, _update_seal, lay_problem, scores
+
+
+def _three_on_blue(table):
+    """Three builds, so blue carries three columns spread over it."""
+    for x, lane in ((-40.0, 0), (0.0, 1), (40.0, 2)):
+        table.move(x=x, lane=lane)
+
+
+def test_turns_go_clockwise(table):
+    first = table.rules["turn"]
+    table.move(x=0.0, lane=0)
+    assert table.rules["turn"] == (first + 1) % 4
+    table.move(x=30.0, lane=0)
+    assert table.rules["turn"] == (first + 2) % 4
+
+
+def test_only_own_colour_may_be_moved(table):
+    seat = table.rules["to_act"]
+    own = table.rules["seats"][seat]["colours"]
+    other = next(c["id"] for c in table.rules["columns"] if c["colour"] not in own)
+    with pytest.raises(IllegalAction) as error:
+        table.act(type="touch", column=other)
+    assert error.value.code == "not_your_colour"
+    assert all(table.rules["columns"][c]["colour"] in own for c in table.touchable())
+
+
+def test_columns_on_the_top_level_may_not_be_moved(make_table):
+    table = make_table(3, 2)
+    column = table.move(x=0.0, lane=0)
+    table.move(x=40.0, lane=0)
+    # Seat of the first mover again; their column is on the top level now.
+    colour = table.rules["columns"][column]["colour"]
+    table.act(type="choose_colour", colour=colour)
+    with pytest.raises(IllegalAction) as error:
+        table.act(type="touch", column=column)
+    assert error.value.code == "top_level"
+
+
+def test_abort_puts_the_column_back_locks_it_and_passes_the_turn(table):
+    seat = table.rules["turn"]
+    column = table.touchable()[0]
+    pose = table.rules["columns"][column]["pose"]
+    table.act(type="touch", column=column)
+    table.act(type="abort", column=column)
+    assert table.rules["columns"][column]["locked"]
+    assert table.rules["columns"][column]["pose"] == pose
+    assert table.rules["turn"] == (seat + 1) % 4
+    assert "aborted" in table.codes()
+
+
+def test_locked_columns_may_not_be_touched(make_table):
+    table = make_table(4, 2)
+    colour = table.rules["seats"][table.rules["turn"]]["colours"][0]
+    table.act(type="choose_colour", colour=colour)
+    column = table.touchable()[0]
+    table.act(type="touch", column=column)
+    table.act(type="abort", column=column)
+    table.move(x=0.0, lane=0)
+    table.act(type="choose_colour", colour=colour)
+    assert column not in table.touchable()
+    with pytest.raises(IllegalAction) as error:
+        table.act(type="touch", column=column)
+    assert error.value.code == "locked"
+
+
+def test_abort_after_pulling_puts_the_column_back(table):
+    column = table.outer_touchable()
+    pose = table.rules["columns"][column]["pose"]
+    table.act(type="touch", column=column)
+    table.act(type="pull", column=column)
+    table.act(type="abort", column=column)
+    back = table.rules["columns"][column]
+    assert back["where"] == "base" and back["locked"]
+    assert back["pose"][0] == pytest.approx(pose[0], abs=0.5)
+
+
+def test_one_column_per_build_only_the_touched_one(table):
+    column, other = table.touchable()[:2]
+    table.act(type="touch", column=column)
+    with pytest.raises(IllegalAction) as error:
+        table.act(type="pull", column=other)
+    assert error.value.code == "not_touched"
+    with pytest.raises(IllegalAction):
+        table.act(type="touch", column=other)
+
+
+def test_new_platform_must_rest_on_three_columns(table):
+    assert not table.legal("ask_platform")
+    with pytest.raises(IllegalAction) as error:
+        table.act(type="ask_platform")
+    assert error.value.code == "too_few_supports"
+    table.move(x=-40.0, lane=0)
+    table.move(x=40.0, lane=0)
+    assert lay_problem(table.rules, 0.0)[0] == "too_few_supports"
+    table.move(x=0.0, lane=1)
+    assert lay_problem(table.rules, 0.0) is None
+    assert lay_problem(table.rules, 200.0)[0] == "platform_off_base"
+
+
+def test_unchallenged_claim_lays_the_platform_and_resets_the_count(table):
+    _three_on_blue(table)
+    claimant = table.rules["turn"]
+    assert scores(table.rules) != [0, 0, 0, 0]
+    table.act(type="ask_platform")
+    for _ in range(3):
+        assert table.rules["phase"] == "claim"
+        assert table.rules["to_act"] != claimant
+        table.act(type="decline")
+    assert table.rules["phase"] == "lay" and table.rules["to_act"] == claimant
+    table.act(type="lay_platform", x=0.0)
+    assert "platform_laid" in table.codes()
+    assert table.rules["laid"] == 2
+    assert table.rules["platforms"][1]["laid_by"] == claimant
+    assert scores(table.rules) == [0, 0, 0, 0]
+    assert table.rules["turn"] == (claimant + 1) % 4
+
+
+def test_the_claimant_may_not_place_on_the_platform_they_laid(make_table):
+    table = make_table(5, 2)
+    _three_on_blue(table)
+    claimant = table.rules["turn"]
+    other = 1 - claimant
+    table.act(type="ask_platform")
+    table.act(type="decline")
+    table.act(type="lay_platform", x=0.0)
+    assert table.rules["turn"] == other
+    table.move(x=20.0, lane=0)
+    # Green carries one column: the claimant can neither build on it nor ask for yellow.
+    assert "player_skipped" in table.codes()
+    assert table.events[-1]["seat"] == claimant
+    assert table.rules["turn"] == other
+    state = table.state
+    rules = copy.deepcopy(state.rules)
+    rules.update(turn=claimant, to_act=claimant, phase="move", turn_colour=None)
+    claimant_state = type(state)(rules, state.blob)
+    assert not [a for a in legal_actions(claimant_state) if a["type"] == "touch"]
+    column = next(
+        c["id"]
+        for c in rules["columns"]
+        if c["colour"] in rules["seats"][claimant]["colours"]
+        and c["level"] == 0
+        and not c["locked"]
+    )
+    with pytest.raises(IllegalAction) as error:
+        apply_action(claimant_state, {"type": "touch", "column": column})
+    assert error.value.code == "own_platform"
+
+
+def test_successful_protest_removes_the_column_and_no_platform_is_laid(table):
+    _three_on_blue(table)
+    claimant = table.rules["turn"]
+    table.act(type="ask_platform")
+    protester = table.rules["to_act"]
+    table.act(type="protest")
+    assert table.rules["to_act"] == protester
+    own = table.rules["seats"][claimant]["colours"]
+    assert all(table.rules["columns"][c]["colour"] in own for c in table.touchable())
+    column = table.outer_touchable()
+    table.act(type="touch", column=column)
+    table.act(type="pull", column=column)
+    table.act(type="place", column=column, x=-70.0, lane=2)
+    assert "protest_succeeded" in table.codes()
+    assert table.rules["columns"][column]["where"] == "out"
+    assert table.rules["laid"] == 1
+    assert table.rules["turn"] == (claimant + 1) % 4
+
+
+def test_failed_protest_lets_the_claimant_remove_a_protester_column(table):
+    _three_on_blue(table)
+    claimant = table.rules["turn"]
+    table.act(type="ask_platform")
+    protester = table.rules["to_act"]
+    table.act(type="protest")
+    column = table.touchable()[0]
+    table.act(type="touch", column=column)
+    table.act(type="abort", column=column)
+    assert "protest_failed" in table.codes()
+    assert table.rules["phase"] == "penalty" and table.rules["to_act"] == claimant
+    removable = [a["column"] for a in table.legal("remove_column")]
+    colours = table.rules["seats"][protester]["colours"]
+    assert removable and all(table.rules["columns"][c]["colour"] in colours for c in removable)
+    victim = max(removable, key=lambda c: abs(table.rules["columns"][c]["pose"][0]))
+    table.act(type="remove_column", column=victim)
+    assert table.rules["columns"][victim]["where"] == "out"
+    assert table.rules["phase"] == "lay"
+    table.act(type="lay_platform", x=0.0)
+    assert table.rules["laid"] == 2
+
+
+def _seal_rules(points_by_seat, holder=None, previous=None, started=True):
+    """A rules state whose top level gives each seat the given points (thin columns)."""
+    rules = copy.deepcopy(new_match(1, 4).rules)
+    rules["seal"] = {"started": started, "holder": holder, "previous": previous}
+    for column in rules["columns"]:
+        column["level"] = 0
+    for seat, points in enumerate(points_by_seat):
+        colour = rules["seats"][seat]["colours"][0]
+        thin = [c for c in rules["columns"] if c["colour"] == colour and c["kind"] == "thin"]
+        for column in thin[:points]:
+            column.update(level=1, where="platform")
+    return rules
+
+
+def test_seal_race_starts_on_green_not_blue():
+    rules = _seal_rules([2, 0, 0, 0], started=False)
+    _update_seal(rules, [])
+    assert rules["seal"] == {"started": False, "holder": None, "previous": None}
+    rules["laid"] = 2
+    for column in rules["columns"]:
+        if column["level"] == 1:
+            column["level"] = 2
+    events = []
+    _update_seal(rules, events)
+    assert rules["seal"]["started"] and rules["seal"]["holder"] == 0
+    assert [e["code"] for e in events] == ["seal_race_started", "seal_taken"]
+
+
+def test_seal_race_starts_on_blue_in_the_polish_reading():
+    rules = _seal_rules([2, 0, 0, 0], started=False)
+    rules["options"]["seal_start"] = "blue"
+    _update_seal(rules, [])
+    assert rules["seal"]["started"] and rules["seal"]["holder"] == 0
+
+
+def test_only_the_top_level_scores():
+    rules = _seal_rules([2, 1, 0, 0])
+    assert scores(rules) == [2, 1, 0, 0]
+    rules["laid"] = 2
+    assert scores(rules) == [0, 0, 0, 0]
+
+
+def test_seal_goes_to_the_leader_and_remembers_the_previous_holder():
+    rules = _seal_rules([1, 3, 0, 0], holder=0)
+    _update_seal(rules, [])
+    assert rules["seal"]["holder"] == 1 and rules["seal"]["previous"] == 0
+
+
+def test_seal_tie_keeps_the_holder():
+    rules = _seal_rules([2, 2, 0, 0], holder=0, previous=3)
+    _update_seal(rules, [])
+    assert rules["seal"] == {"started": True, "holder": 0, "previous": 3}
+    rules = _seal_rules([1, 2, 2, 0], holder=0, previous=3)
+    _update_seal(rules, [])
+    assert rules["seal"]["holder"] == 0
+
+
+def test_winner_is_the_seal_holder():
+    rules = _seal_rules([0, 0, 0, 0], holder=2, previous=1)
+    _finish(rules, "no_moves", [])
+    assert rules["winner"] == 2 and rules["phase"] == "over" and rules["to_act"] is None
+
+
+def test_holder_who_causes_the_collapse_hands_the_win_to_the_previous_holder():
+    rules = _seal_rules([0, 0, 0, 0], holder=2, previous=1)
+    _finish(rules, "collapse", [], {"by": 2, "reason": "platform_tilted", "level": 1})
+    assert rules["winner"] == 1
+    rules = _seal_rules([0, 0, 0, 0], holder=2, previous=1)
+    _finish(rules, "collapse", [], {"by": 3, "reason": "platform_tilted", "level": 1})
+    assert rules["winner"] == 2
+
+
+def test_nobody_wins_before_the_race_began():
+    rules = _seal_rules([0, 0, 0, 0], started=False)
+    _finish(rules, "collapse", [], {"by": 0, "reason": "platform_tilted", "level": 1})
+    assert rules["winner"] is None
+
+
+def test_game_ends_when_nobody_can_place_a_column_or_a_platform():
+    rules = _seal_rules([0, 0, 0, 0], holder=3, previous=None)
+    for column in rules["columns"]:
+        column["locked"] = True
+    events = []
+    _start_turn(rules, 0, events)
+    assert rules["phase"] == "over" and rules["end_reason"] == "no_moves"
+    assert rules["winner"] == 3
+    assert [e["code"] for e in events].count("player_skipped") == 4
+
+
+def test_nothing_is_accepted_after_the_end(table):
+    state = table.state
+    rules = copy.deepcopy(state.rules)
+    _finish(rules, "no_moves", [])
+    over = type(state)(rules, state.blob)
+    assert legal_actions(over) == []
+    with pytest.raises(IllegalAction) as error:
+        apply_action(over, {"type": "ask_platform"})
+    assert error.value.code == "game_over"
+
+
+def test_two_players_choose_a_colour_before_each_turn_and_score_both(make_table):
+    table = make_table(2, 2)
+    seat = table.rules["turn"]
+    colours = table.rules["seats"][seat]["colours"]
+    assert table.rules["phase"] == "choose_colour"
+    assert {a["colour"] for a in table.legal("choose_colour")} == set(colours)
+    with pytest.raises(IllegalAction):
+        table.act(type="touch", column=table.rules["columns"][0]["id"])
+    table.act(type="choose_colour", colour=colours[1])
+    assert all(table.rules["columns"][c]["colour"] == colours[1] for c in table.touchable())
+    table.move(x=-40.0, lane=0)
+    table.move(x=40.0, lane=0)
+    table.act(type="choose_colour", colour=colours[0])
+    table.move(x=0.0, lane=1)
+    own = [c for c in table.rules["columns"] if c["colour"] in colours and c["level"] == 1]
+    assert scores(table.rules)[seat] == sum(c["value"] for c in own) > 0
+    assert {c["colour"] for c in own} == set(colours)
+
+
+def test_three_players_move_a_neutral_column_first(make_table):
+    table = make_table(1, 3)
+    neutral = table.rules["neutral"]
+    seat = table.rules["turn"]
+    assert table.rules["step"] == "neutral"
+    assert all(table.rules["columns"][c]["colour"] == neutral for c in table.touchable())
+    table.move(x=-40.0, lane=0)
+    assert table.rules["turn"] == seat and table.rules["step"] == "own"
+    own = table.rules["seats"][seat]["colours"]
+    assert all(table.rules["columns"][c]["colour"] in own for c in table.touchable())
+    table.move(x=40.0, lane=0)
+    assert table.rules["turn"] == (seat + 1) % 3
+    # Neutral columns score for nobody.
+    assert sum(scores(table.rules)) == sum(
+        c["value"] for c in table.rules["columns"] if c["level"] == 1 and c["colour"] != neutral
+    )
+
+
+def test_three_players_last_neutral_column_of_a_level_stays(make_table):
+    table = make_table(1, 3)
+    neutral = table.rules["neutral"]
+    rules = copy.deepcopy(table.rules)
+    ids = [c["id"] for c in rules["columns"] if c["colour"] == neutral]
+    for column_id in ids[1:]:
+        rules["columns"][column_id]["where"] = "out"
+    state = type(table.state)(rules, table.state.blob)
+    assert not [a for a in legal_actions(state) if a["type"] == "touch" and a["column"] == ids[0]]
+    with pytest.raises(IllegalAction) as error:
+        apply_action(state, {"type": "touch", "column": ids[0]})
+    assert error.value.code == "last_neutral"
+
+
+def test_three_players_aborted_neutral_move_protest_upheld_loses_own_move(make_table):
+    table = make_table(1, 3)
+    seat = table.rules["turn"]
+    column = table.outer_touchable()
+    table.act(type="touch", column=column)
+    table.act(type="abort", column=column)
+    assert table.rules["phase"] == "neutral_protest"
+    assert table.rules["to_act"] == (seat + 1) % 3
+    table.act(type="protest")
+    # The protester may prove it with the aborted column itself (Danish text).
+    assert column in table.touchable()
+    table.move(x=0.0, lane=0, column=column)
+    assert "neutral_protest_upheld" in table.codes()
+    assert table.rules["turn"] == (seat + 1) % 3
+
+
+def test_three_players_aborted_neutral_move_unchallenged_allows_own_move(make_table):
+    table = make_table(1, 3)
+    seat = table.rules["turn"]
+    column = table.outer_touchable()
+    table.act(type="touch", column=column)
+    table.act(type="abort", column=column)
+    table.act(type="decline")
+    table.act(type="decline")
+    assert table.rules["turn"] == seat and table.rules["step"] == "own"
+    assert table.rules["to_act"] == seat and table.rules["phase"] == "move"
+
+
+def test_three_players_failed_neutral_protest_allows_own_move(make_table):
+    table = make_table(1, 3)
+    seat = table.rules["turn"]
+    column = table.outer_touchable()
+    table.act(type="touch", column=column)
+    table.act(type="abort", column=column)
+    table.act(type="protest")
+    other = table.touchable()[0]
+    table.act(type="touch", column=other)
+    table.act(type="abort", column=other)
+    assert "neutral_protest_failed" in table.codes()
+    assert table.rules["turn"] == seat and table.rules["step"] == "own"
+
+
+def test_hand_tremor_is_seeded(make_table):
+    def place(seed, tremor):
+        table = make_table(seed, 4, {"tremor": tremor})
+        column = table.move(x=0.0, lane=0)
+        return table.rules["columns"][column]["pose"][0], table.rules["platforms"][0]["pose"]
+
+    steady, blue = place(9, 0.0)
+    shaky = place(9, 2.0)[0]
+    assert shaky == place(9, 2.0)[0]
+    assert abs(shaky - steady) > 1e-3
+    assert steady == pytest.approx(blue[0], abs=0.5)
+
+
+def test_illegal_actions_carry_a_code_and_a_reason(table):
+    cases = [
+        ({"type": "fly"}, "unknown_action"),
+        ({"type": "place", "column": 0, "x": 0.0, "lane": 0}, "wrong_phase"),
+        ({"type": "touch", "column": "x"}, "bad_parameter"),
+        ({"type": "touch", "column": 99}, "no_such_column"),
+        ({"type": "ask_platform", "seat": (table.rules["to_act"] + 1) % 4}, "not_your_turn"),
+        ("touch", "malformed"),
+    ]
+    for action, code in cases:
+        with pytest.raises(IllegalAction) as error:
+            apply_action(table.state, action)
+        assert error.value.code == code
+        assert error.value.reason.endswith(".")
+
+
+def test_legal_actions_can_be_posted_verbatim(make_table):
+    for players in (2, 3, 4):
+        table = make_table(6, players)
+        for _ in range(12):
+            actions = table.legal()
+            assert actions
+            # The last listed action of each phase: a place, an abort, a decline...
+            action = actions[-1] if actions[-1]["type"] != "abort" else actions[0]
+            table.state = apply_action(table.state, action).state
+            if table.rules["phase"] == "over":
+                break

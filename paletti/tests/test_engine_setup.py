@@ -1,0 +1,159 @@
+"""Pieces, set-ups, colours and the first player."""
+
+import random
+
+import pytest
+
+from paletti.engine import (
+    COLUMNS,
+    SetupError,
+    default_setup,
+    new_match,
+    random_setup,
+    validate_setup,
+)
+from paletti.engine.physics import SETTLE_MAX_TIME, World
+from paletti.engine.pieces import (
+    BASE_LENGTH,
+    COLUMN_COLOURS,
+    COLUMN_MASSES,
+    COLUMN_WIDTHS,
+    FORBIDDEN_HALF_WIDTH,
+    PLATFORM_COLOURS,
+    PLATFORM_LENGTHS,
+    PLATFORM_MASSES,
+)
+
+
+def test_twenty_columns_five_per_colour_with_values_1_2_3():
+    assert len(COLUMNS) == 20
+    for colour in COLUMN_COLOURS:
+        kinds = sorted(c.kind for c in COLUMNS if c.colour == colour)
+        assert kinds == ["hex", "thick", "thin", "thin", "thin"]
+    assert {c.kind: c.value for c in COLUMNS} == {"thin": 1, "hex": 2, "thick": 3}
+    assert COLUMN_WIDTHS["thin"] < COLUMN_WIDTHS["hex"] < COLUMN_WIDTHS["thick"]
+    assert COLUMN_MASSES["thin"] < COLUMN_MASSES["hex"] < COLUMN_MASSES["thick"]
+
+
+def test_five_platforms_in_order_each_smaller():
+    assert PLATFORM_COLOURS == ("blue", "green", "yellow", "orange", "red")
+    assert list(PLATFORM_LENGTHS) == sorted(PLATFORM_LENGTHS, reverse=True)
+    assert list(PLATFORM_MASSES) == sorted(PLATFORM_MASSES, reverse=True)
+    assert PLATFORM_LENGTHS[0] <= BASE_LENGTH
+
+
+def test_default_setup_is_legal():
+    validate_setup(default_setup())
+
+
+def test_random_setup_is_legal_and_seeded():
+    first = random_setup(random.Random(3))
+    validate_setup(first)
+    assert random_setup(random.Random(3)) == first
+    assert random_setup(random.Random(4)) != first
+
+
+def _setup_with(column_id, **changes):
+    setup = default_setup()
+    setup["columns"][column_id].update(changes)
+    return setup
+
+
+@pytest.mark.parametrize(
+    ("setup", "code"),
+    [
+        (_setup_with(0, x=0.0), "forbidden_zone"),
+        (_setup_with(0, x=FORBIDDEN_HALF_WIDTH), "forbidden_zone"),
+        (_setup_with(0, x=BASE_LENGTH / 2), "off_site"),
+        (_setup_with(0, lane=7), "bad_lane"),
+        ({**default_setup(), "blue_x": 30.0}, "blue_off_base"),
+        ({"columns": default_setup()["columns"][:19], "blue_x": 0.0}, "columns_missing"),
+        ({"columns": "nope"}, "malformed"),
+    ],
+)
+def test_setup_columns_only_on_the_building_site(setup, code):
+    with pytest.raises(SetupError) as error:
+        validate_setup(setup)
+    assert error.value.code == code
+
+
+def test_setup_columns_of_a_lane_may_not_overlap():
+    setup = default_setup()
+    a, b = [c for c in setup["columns"] if c["lane"] == 0 and c["x"] > 0][:2]
+    b["x"] = a["x"] + 2.0
+    with pytest.raises(SetupError) as error:
+        validate_setup(setup)
+    assert error.value.code == "columns_overlap"
+
+
+def _one_sided_setup():
+    """Blue shifted right; every column under it stands right of its centre of mass."""
+    columns = []
+    left = dict.fromkeys((0, 1, 2), -120.0)
+    right = dict.fromkeys((0, 1, 2), 26.0)
+    for spec in sorted(COLUMNS, key=lambda c: c.width):
+        lane = min(left, key=left.get)
+        if left[lane] + spec.width < -81.0:
+            columns.append({"id": spec.id, "x": left[lane] + spec.width / 2, "lane": lane})
+            left[lane] += spec.width + 1.5
+            continue
+        lane = min(right, key=right.get)
+        columns.append({"id": spec.id, "x": right[lane] + spec.width / 2, "lane": lane})
+        right[lane] += spec.width + 1.5
+    return {"columns": columns, "blue_x": 20.0}
+
+
+def test_setup_blue_must_rest_stably_on_its_columns():
+    setup = _one_sided_setup()
+    assert max(c["x"] + COLUMNS[c["id"]].width / 2 for c in setup["columns"]) <= BASE_LENGTH / 2
+    with pytest.raises(SetupError) as error:
+        validate_setup(setup)
+    assert error.value.code == "blue_unstable"
+
+
+def test_default_setup_stands_for_one_minute():
+    setup = default_setup()
+    world = World.build(setup["columns"], setup["blue_x"])
+    before = world.poses()
+    result = world.settle(max_time=60.0, record=False)
+    assert not result.collapsed
+    # Let it run the full minute even if it fell asleep early.
+    for _ in range(int((60.0 - result.time) * 240)):
+        world.space.step(1 / 240)
+    after = world.poses()
+    assert abs(after["p0"][1] - before["p0"][1]) < 0.5
+    assert abs(after["p0"][2]) < 1e-3
+    assert SETTLE_MAX_TIME <= 60.0
+
+
+def test_first_player_is_the_one_who_received_the_last_colour():
+    for seed in range(6):
+        state = new_match(seed, 4)
+        rules = state.rules
+        youngest = rules["youngest"]
+        # Colours are rolled clockwise from the youngest; the last one rolled starts.
+        assert rules["first_player"] == (youngest + 3) % 4 == rules["turn"]
+        colours = [c for seat in rules["seats"] for c in seat["colours"]]
+        assert sorted(colours) == sorted(COLUMN_COLOURS)
+    assert new_match(5, 4).rules["seats"] == new_match(5, 4).rules["seats"]
+
+
+def test_two_players_take_two_colours_each():
+    rules = new_match(1, 2).rules
+    assert [len(s["colours"]) for s in rules["seats"]] == [2, 2]
+    assert rules["neutral"] is None
+    assert rules["first_player"] == (rules["youngest"] + 1) % 2
+
+
+def test_three_players_leave_the_fourth_colour_neutral():
+    rules = new_match(1, 3).rules
+    owned = [c for s in rules["seats"] for c in s["colours"]]
+    assert len(owned) == 3 and rules["neutral"] not in owned
+    assert rules["first_player"] == (rules["youngest"] + 2) % 3
+
+
+def test_player_made_setup_is_validated_at_match_creation():
+    with pytest.raises(SetupError):
+        new_match(1, 4, {"setup": _setup_with(0, x=0.0)})
+    state = new_match(1, 4, {"setup": default_setup()})
+    assert state.rules["phase"] in ("move", "choose_colour")
