@@ -1,5 +1,7 @@
 """Fixtures shared by every test module."""
 
+from pathlib import Path
+
 import pytest
 from django.core.management import call_command
 
@@ -10,3 +12,13 @@ SEED_FIXTURES = ["fixtures/esar.json", "fixtures/games.json"]
 def seed(db):
     """The three seed games with their ESAR categories and people."""
     call_command("loaddata", *SEED_FIXTURES, verbosity=0)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Remove the SQLite test database's WAL side files, which Django leaves behind."""
+    from django.conf import settings
+
+    name = settings.DATABASES["default"].get("TEST", {}).get("NAME")
+    if name and settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        for suffix in ("-wal", "-shm"):
+            Path(name + suffix).unlink(missing_ok=True)

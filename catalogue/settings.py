@@ -6,6 +6,7 @@ Everything that differs between a laptop and a server comes from the environment
 """
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -105,6 +106,23 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # WAL lets pages be read while a move is written; NORMAL syncs at checkpoints, not at
+    # every commit (the database stays consistent; a power cut may lose the last moves).
+    # IMMEDIATE takes the write lock up front, so concurrent writers wait, not fail.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+        }
+    )
+    # Tests use a file too: an in-memory database locks whole tables and cannot show how
+    # concurrent moves are serialised.
+    # One file per test run, so that two runs side by side do not share it.
+    DATABASES["default"].setdefault("TEST", {})["NAME"] = str(
+        Path(tempfile.gettempdir()) / f"ludotheque-test-{os.getpid()}.sqlite3"
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -161,6 +179,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
+
+# Games with a playable module: catalogue slug → the URL name of its start page.
+PLAYABLE_GAMES = {"villa-paletti": "paletti:setup"}
 
 LOGGING = {
     "version": 1,

@@ -127,6 +127,7 @@ class GameAdmin(ImportExportModelAdmin):
 @admin.register(Person)
 class PersonAdmin(admin.ModelAdmin):
     search_fields = ["name"]
+    ordering = ["name"]
     list_display = ["name", "game_count"]
 
     def get_queryset(self, request):

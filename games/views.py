@@ -6,6 +6,7 @@ from django.conf import settings
 from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.translation import get_language
 
 from .filters import GameFilter
@@ -74,9 +75,15 @@ def game_detail(request, slug):
             "summaries": summaries,
             "summary": summary,
             "record_language": settings.LANGUAGE_CODE,
+            "play_url": _play_url(game),
             "json_ld": _script_safe_json(_json_ld(request, game)),
         },
     )
+
+
+def _play_url(game):
+    name = settings.PLAYABLE_GAMES.get(game.slug)
+    return reverse(name) if name else None
 
 
 def _json_ld(request, game):

@@ -130,3 +130,10 @@ def test_rules_page_in_a_missing_language_is_404_with_the_others(client, seed):
     response = client.get(url)
     assert response.status_code == 404
     assert b'hreflang="fr"' in response.content
+
+
+def test_a_playable_game_links_to_its_game(client, seed):
+    paletti = client.get(reverse("games:game-detail", kwargs={"slug": "villa-paletti"}))
+    assert f'href="{reverse("paletti:setup")}"'.encode() in paletti.content
+    alhambra = client.get(reverse("games:game-detail", kwargs={"slug": "alhambra"}))
+    assert b'class="play-entry"' not in alhambra.content

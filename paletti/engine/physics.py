@@ -10,6 +10,7 @@ different depths of the real villa); every column collides with the platforms, t
 the table.
 """
 
+import hashlib
 import math
 import pickle
 from dataclasses import dataclass, field
@@ -173,6 +174,19 @@ class World:
     def dump(self) -> bytes:
         """The world as bytes: the space and the names of its bodies, pickled together."""
         return pickle.dumps((self.space, self.bodies), protocol=pickle.HIGHEST_PROTOCOL)
+
+    def digest(self) -> str:
+        """SHA-256 over every body's position, angle and velocities, bit for bit.
+
+        The pickle's bytes are no identity: pymunk writes its cached contacts in an order
+        that follows memory addresses, so two equal worlds can pickle differently.
+        """
+        digest = hashlib.sha256()
+        for key in sorted(self.bodies):
+            body = self.bodies[key]
+            values = (*body.position, body.angle, *body.velocity, body.angular_velocity)
+            digest.update((key + ":" + ",".join(float(v).hex() for v in values) + ";").encode())
+        return digest.hexdigest()
 
     # -- pieces ----------------------------------------------------------------------
 

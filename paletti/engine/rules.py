@@ -88,10 +88,12 @@ class IllegalAction(Exception):
 
 @dataclass
 class State:
-    """A match: its JSON-able rules state and its pickled world."""
+    """A match: its JSON-able rules state, its pickled world and that world's digest
+    (see World.digest), which identifies the physics where the pickle's bytes cannot."""
 
     rules: dict
     blob: bytes
+    physics: str
 
 
 @dataclass
@@ -218,7 +220,7 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
     _sync_poses(rules, world)
     events: list = []
     _start_turn(rules, first, events)
-    return State(rules, world.dump())
+    return State(rules, world.dump(), world.digest())
 
 
 # -- geometry read from the rules state --------------------------------------------------
@@ -281,15 +283,22 @@ def placement_problem(rules: dict, column_id: int, x: float, lane: int) -> tuple
 
 
 def placement_candidates(rules: dict, column_id: int) -> list[tuple[float, int]]:
-    """The listed (x, lane) positions: every POSITION_GRID mm where placing is legal."""
+    """The listed (x, lane) positions: every POSITION_GRID mm where placing is legal.
+
+    The same test as placement_problem, with each lane's spans computed once: this runs
+    for every movable column whenever legal actions are listed.
+    """
     low, high = placement_range(rules, column_id)
     first = math.ceil(low / POSITION_GRID)
     last = math.floor(high / POSITION_GRID)
+    half = COLUMNS[column_id].width / 2
+    on_red = _top_index(rules) == RED
     out = []
     for lane in LANES:
+        spans = [] if on_red else lane_spans(rules, lane)
         for k in range(first, last + 1):
             x = k * POSITION_GRID
-            if placement_problem(rules, column_id, x, lane) is None:
+            if not _overlapping(spans, x - half, x + half):
                 out.append((float(x), lane))
     return out
 
@@ -352,6 +361,7 @@ def _movable(
         return []
     neutral = rules["neutral"]
     out = []
+    room: dict[float, bool] = {}
     for column in rules["columns"]:
         if column["colour"] not in colours or not _in_play(column):
             continue
@@ -367,7 +377,11 @@ def _movable(
             ]
             if len(same_level) <= 1:
                 continue
-        if not placement_candidates(rules, column["id"]):
+        # Room on top depends only on the column's width: test each width once.
+        width = COLUMNS[column["id"]].width
+        if width not in room:
+            room[width] = bool(placement_candidates(rules, column["id"]))
+        if not room[width]:
             continue
         out.append(column["id"])
     return out
@@ -732,8 +746,11 @@ def apply_action(
     rules["log"] = log + [clean]
     rules["actions"] += 1
     rules["scores"] = scores(rules)
-    blob = ctx.world.dump() if ctx.world is not None and ctx.changed else state.blob
-    return ActionResult(State(rules, blob), ctx.frames, ctx.events, ctx.steps)
+    if ctx.world is not None and ctx.changed:
+        blob, physics = ctx.world.dump(), ctx.world.digest()
+    else:
+        blob, physics = state.blob, state.physics
+    return ActionResult(State(rules, blob, physics), ctx.frames, ctx.events, ctx.steps)
 
 
 class _Context:

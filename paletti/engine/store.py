@@ -17,7 +17,8 @@ from .pieces import (
 )
 from .rules import State, apply_action, new_match, scores
 
-SNAPSHOT_MAGIC = b"VPAL1"
+SNAPSHOT_MAGIC = b"VPAL2"
+DIGEST_SIZE = 64  # hex characters of a SHA-256
 
 
 def _canonical(rules: dict) -> bytes:
@@ -28,7 +29,8 @@ def _canonical(rules: dict) -> bytes:
 def snapshot(state: State) -> bytes:
     """The stored form of a state: the JSON rules state and the pickled world, together."""
     rules = _canonical(state.rules)
-    return SNAPSHOT_MAGIC + struct.pack(">I", len(rules)) + rules + state.blob
+    physics = state.physics.encode()
+    return SNAPSHOT_MAGIC + struct.pack(">I", len(rules)) + rules + physics + state.blob
 
 
 def load(data: bytes) -> State:
@@ -37,27 +39,24 @@ def load(data: bytes) -> State:
         raise ValueError("Not a Villa Paletti snapshot.")
     offset = len(SNAPSHOT_MAGIC)
     (size,) = struct.unpack(">I", data[offset : offset + 4])
-    rules = json.loads(data[offset + 4 : offset + 4 + size])
-    return State(rules, data[offset + 4 + size :])
+    start = offset + 4
+    rules = json.loads(data[start : start + size])
+    physics = data[start + size : start + size + DIGEST_SIZE].decode()
+    return State(rules, data[start + size + DIGEST_SIZE :], physics)
 
 
 def state_hash(state: State) -> str:
-    """SHA-256 over the rules state and the pickled world: equal iff replays agree bit for bit."""
+    """SHA-256 over the rules state and the physics digest: equal iff two states agree bit
+    for bit in every rule and every body's position, angle and velocity."""
     digest = hashlib.sha256()
     digest.update(_canonical(state.rules))
-    digest.update(state.blob)
+    digest.update(state.physics.encode())
     return digest.hexdigest()
 
 
 def physics_digest(state: State) -> str:
-    """SHA-256 over every body's position, angle and velocities (float.hex): the live physics."""
-    world = World.load(state.blob)
-    digest = hashlib.sha256()
-    for key in sorted(world.bodies):
-        body = world.bodies[key]
-        values = (*body.position, body.angle, *body.velocity, body.angular_velocity)
-        digest.update((key + ":" + ",".join(float(v).hex() for v in values) + ";").encode())
-    return digest.hexdigest()
+    """The digest of the world in the blob, recomputed: must equal `state.physics`."""
+    return World.load(state.blob).digest()
 
 
 def replay(seed: int, players, options: dict | None, log: list[dict]) -> State:

@@ -1,0 +1,264 @@
+"""People play Villa Paletti in the browser: against a bot, hot-seat, with the keyboard only.
+
+Seeds make every match the same: with seed 42 and two seats, seat 1 starts, seat 0 plays
+black and purple, seat 1 pink and white; column 9 is black's thick round column.
+"""
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from django.urls import reverse
+from django.utils import translation
+from playwright.sync_api import expect
+
+from e2e.conftest import screenshot
+
+SEED = 42
+
+
+def url(server, name, **kwargs):
+    # English pages, so the tests read the same whatever the translators have done.
+    with translation.override("en"):
+        return server.url + reverse(name, kwargs=kwargs or None)
+
+
+def start_from_setup(server, page, second="a bot (careful)"):
+    page.goto(url(server, "paletti:setup") + f"?seed={SEED}")
+    page.get_by_label("Name").nth(0).fill("Ada")
+    page.get_by_label("Name").nth(1).fill("Bob")
+    page.get_by_label("Played by").nth(1).select_option(label=second)
+    page.get_by_role("button", name="Start the match").click()
+    page.wait_for_url(re.compile(r"/paletti/[0-9a-f-]{36}/$"))
+    expect(page.locator("#paletti-match.ready")).to_be_attached()
+
+
+def create_by_api(server, page, players):
+    response = page.request.post(
+        server.url + "/api/paletti/matches/", data={"players": players, "seed": SEED}
+    )
+    assert response.status == 201, response.text()
+    return response.json()
+
+
+def play_by_api(server, page, match, actions):
+    """Play actions straight through the API: a quick way to reach a given position."""
+    state = match["state"]
+    for action in actions:
+        if action["type"] == "place":
+            listed = [a for a in state["legal_actions"] if a["type"] == "place"]
+            action = min(listed, key=lambda a: (a["lane"] != 0, abs(a["x"] - action["x"])))
+        response = page.request.post(
+            f"{server.url}/api/paletti/matches/{match['id']}/actions/",
+            data={"version": state["version"], "action": action},
+        )
+        assert response.ok, response.text()
+        state = response.json()["state"]
+    return state
+
+
+def settled(page):
+    """Wait for the villa's animation to end, so a screenshot shows the final position."""
+    expect(page.locator("#paletti-match[data-animating]")).to_have_count(0, timeout=10000)
+
+
+def scoreboard_entry(page, name):
+    return page.locator("#scoreboard li").filter(has_text=name)
+
+
+def test_play_a_turn_against_a_bot(seeded_server, page):
+    start_from_setup(seeded_server, page)
+    expect(page.locator("#turn-banner")).to_contain_text("Ada, your turn")
+    expect(scoreboard_entry(page, "Bob")).to_contain_text("3 points")
+    expect(scoreboard_entry(page, "Ada")).to_contain_text("0 points")
+    page.get_by_role("button", name="Play black").click()
+    page.get_by_role("button", name=re.compile("Touch black thick round column")).click()
+    expect(page.locator("#prompt")).to_contain_text(re.compile(r"bears \d+ g"))
+    screenshot(page, "paletti-touched")
+    page.get_by_role("button", name="Pull it out").click()
+    expect(page.get_by_role("slider")).to_be_visible()
+    page.get_by_role("button", name="Place it here").click()
+    # The bot answers in the same response; its events are narrated, scores updated.
+    expect(page.locator("#narration")).to_contain_text("black thick round column stands")
+    expect(page.locator("#narration")).to_contain_text(re.compile("Playing (pink|white)"))
+    expect(scoreboard_entry(page, "Ada")).to_contain_text("3 points")
+    expect(scoreboard_entry(page, "Bob")).to_contain_text(re.compile(r"[4-6] points"))
+    expect(page.locator("#turn-banner")).to_contain_text("Ada, your turn")
+    settled(page)
+    screenshot(page, "paletti-after-bot")
+
+
+def test_abort_locks_the_column_and_passes_the_turn(seeded_server, page):
+    start_from_setup(seeded_server, page, second="a person")
+    expect(page.locator("#turn-banner")).to_contain_text("Bob, your turn")
+    page.get_by_role("button", name="Play pink").click()
+    page.get_by_role("button", name=re.compile("Touch pink thin round column")).first.click()
+    expect(page.get_by_role("button", name="Pull it out")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#narration")).to_contain_text("locked for the rest of the game")
+    expect(page.locator("#counts")).to_contain_text("1 locked column")
+    expect(page.locator("#turn-banner")).to_contain_text("Ada, your turn")
+    expect(page.locator("#narration")).to_contain_text("Ada, your turn.")
+    settled(page)
+    screenshot(page, "paletti-aborted")
+
+
+def test_hot_seat_claim_and_answer(seeded_server, page):
+    people = [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "human"}]
+    match = create_by_api(seeded_server, page, people)
+    turns = [("pink", 19, -40), ("black", 9, 0), ("white", 4, 45)]
+    actions = []
+    for colour, column, x in turns:
+        actions += [
+            {"type": "choose_colour", "colour": colour},
+            {"type": "touch", "column": column},
+            {"type": "pull", "column": column},
+            {"type": "place", "column": column, "x": x},
+        ]
+    play_by_api(seeded_server, page, match, actions)
+    page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
+    expect(page.locator("#turn-banner")).to_contain_text("Ada, your turn")
+    page.get_by_role("button", name="Ask for the green platform").click()
+    expect(page.locator("#turn-banner")).to_contain_text("Bob, your turn")
+    expect(page.locator("#prompt")).to_contain_text("Ada asks for a new platform")
+    screenshot(page, "paletti-claim")
+    if page.width > 600:
+        page.get_by_role("button", name="Protest").click()
+        expect(page.locator("#prompt")).to_contain_text("move one of Ada's columns")
+        page.get_by_role("button", name=re.compile("Touch black thin round column")).first.click()
+        page.get_by_role("button", name="Pull it out").click()
+        page.get_by_role("button", name="Place it here").click()
+        expect(page.locator("#narration")).to_contain_text("The protest succeeds")
+        expect(page.locator("#counts")).to_contain_text("1 column out of the game")
+        expect(page.locator("#tray")).to_contain_text("black thin round column")
+    else:
+        page.get_by_role("button", name="Decline").click()
+        expect(page.locator("#turn-banner")).to_contain_text("Ada, your turn")
+        expect(page.get_by_role("slider", name="Position of the new platform")).to_be_visible()
+        page.get_by_role("button", name="Lay it here").click()
+        expect(page.locator("#narration")).to_contain_text("green platform is laid")
+        expect(page.locator("#top-platform")).to_contain_text("green")
+    settled(page)
+    screenshot(page, "paletti-answered")
+
+
+def test_a_stale_page_reloads_the_match(seeded_server, page):
+    people = [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "human"}]
+    match = create_by_api(seeded_server, page, people)
+    page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
+    expect(page.locator("#turn-banner")).to_contain_text("Bob, your turn")
+    # Someone else plays from another tab: this page's version is now stale.
+    play_by_api(seeded_server, page, match, [{"type": "choose_colour", "colour": "white"}])
+    page.get_by_role("button", name="Play pink").click()
+    expect(page.locator("#narration")).to_contain_text("moved on")
+    expect(page.locator("#prompt")).to_contain_text("Touch a column")
+    expect(page.get_by_role("button", name=re.compile("Touch white"))).to_have_count(5)
+
+
+def test_failed_protest_costs_the_protester_a_column(seeded_server, page):
+    if page.width < 600:
+        pytest.skip("one viewport is enough for this path")
+    people = [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "human"}]
+    match = create_by_api(seeded_server, page, people)
+    actions = []
+    for colour, column, x in [("pink", 19, -40), ("black", 9, 0), ("white", 4, 45)]:
+        actions += [
+            {"type": "choose_colour", "colour": colour},
+            {"type": "touch", "column": column},
+            {"type": "pull", "column": column},
+            {"type": "place", "column": column, "x": x},
+        ]
+    # Ada claims, Bob protests, touches one of her columns and gives up: the protest fails.
+    actions += [
+        {"type": "ask_platform"},
+        {"type": "protest"},
+        {"type": "touch", "column": 5},
+        {"type": "abort", "column": 5},
+    ]
+    play_by_api(seeded_server, page, match, actions)
+    page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
+    expect(page.locator("#prompt")).to_contain_text("remove one of Bob's columns")
+    page.get_by_role("button", name=re.compile("Remove white thin round column")).first.click()
+    expect(page.locator("#tray")).to_contain_text("white thin round column")
+    expect(page.locator("#counts")).to_contain_text("1 locked column · 1 column out of the game")
+    expect(page.get_by_role("button", name="Lay it here")).to_be_visible()
+
+
+def focused_text(page):
+    return page.evaluate("document.activeElement && document.activeElement.textContent")
+
+
+def test_one_turn_with_the_keyboard_only(seeded_server, page):
+    start_from_setup(seeded_server, page)
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if "Play black" in (focused_text(page) or ""):
+            break
+    else:
+        raise AssertionError("Tab never reached the colour choice")
+    page.keyboard.press("Enter")
+    # Focus lands on the first column; Tab moves through the others.
+    expect(page.locator(".column-choice").first).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(page.locator(".column-choice").nth(1)).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#prompt")).to_contain_text("bears")
+    expect(page.get_by_role("button", name="Pull it out")).to_be_focused()
+    page.keyboard.press("Enter")
+    slider = page.get_by_role("slider")
+    expect(slider).to_be_focused()
+    start = slider.get_attribute("aria-valuenow")
+    for key in ["ArrowRight", "ArrowRight", "ArrowRight", "ArrowUp"]:
+        page.keyboard.press(key)
+    expect(slider).not_to_have_attribute("aria-valuenow", start)
+    expect(slider).to_contain_text("middle lane")
+    page.keyboard.press("Enter")
+    expect(page.locator("#narration")).to_contain_text("stands on the blue platform")
+    expect(page.locator("#turn-banner")).to_contain_text("Ada, your turn")
+
+
+def test_setup_shows_the_api_errors_next_to_the_fields(seeded_server, page):
+    page.goto(url(seeded_server, "paletti:setup"))
+    page.get_by_label("Name").nth(0).fill("")
+    page.get_by_role("button", name="Start the match").click()
+    expect(page.locator("#player-0-name-error")).to_be_visible()
+    expect(page.get_by_label("Name").nth(0)).to_have_attribute("aria-invalid", "true")
+    page.get_by_label("Name").nth(0).fill("Ada")
+    page.get_by_label("Played by").nth(0).select_option(label="a bot (easy)")
+    page.get_by_role("button", name="Start the match").click()
+    expect(page.locator("#player-0-name-error")).to_be_hidden()
+    expect(page.locator("#players-error")).to_contain_text("person")
+    expect(page).to_have_url(re.compile(r"/paletti/$"))
+
+
+def test_no_serious_accessibility_violation(seeded_server, page):
+    axe = Axe()
+    page.goto(url(seeded_server, "paletti:setup") + f"?seed={SEED}")
+    pages = [("setup", page.url)]
+    page.get_by_role("button", name="Start the match").click()
+    page.wait_for_url(re.compile(r"/paletti/[0-9a-f-]{36}/$"))
+    expect(page.locator("#paletti-match.ready")).to_be_attached()
+    pages.append(("match", page.url))
+    for name, address in pages:
+        page.goto(address)
+        if name == "match":
+            expect(page.locator("#paletti-match.ready")).to_be_attached()
+        assert_no_serious_violation(axe, page, name)
+    # The placing controls (slider, lanes) appear only while holding a column.
+    page.get_by_role("button", name="Play black").click()
+    page.locator(".column-choice").first.click()
+    page.get_by_role("button", name="Pull it out").click()
+    expect(page.get_by_role("slider")).to_be_visible()
+    assert_no_serious_violation(axe, page, "holding")
+    settled(page)
+    screenshot(page, "paletti-holding")
+
+
+def assert_no_serious_violation(axe, page, name):
+    results = axe.run(page)
+    serious = [
+        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert serious == [], f"{name}: {serious}"

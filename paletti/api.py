@@ -1,0 +1,198 @@
+"""Villa Paletti's REST API: create a match, read its state, post one action at a time."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import engine, messages, services
+from .models import BotLevel, Match, SeatKind
+
+MAX_TREMOR_MM = 5.0
+
+
+class PlayerSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=40, trim_whitespace=True)
+    kind = serializers.ChoiceField(choices=SeatKind.choices, default=SeatKind.HUMAN)
+    level = serializers.ChoiceField(choices=BotLevel.choices, required=False)
+
+    def validate(self, attrs):
+        if attrs["kind"] == SeatKind.BOT:
+            attrs.setdefault("level", BotLevel.CAREFUL)
+        elif attrs.get("level"):
+            raise serializers.ValidationError({"level": messages.PERSON_HAS_NO_LEVEL})
+        else:
+            attrs["level"] = ""
+        return attrs
+
+
+class OptionsSerializer(serializers.Serializer):
+    seal_start = serializers.ChoiceField(choices=["green", "blue"], default="green")
+    tremor = serializers.FloatField(min_value=0.0, max_value=MAX_TREMOR_MM, default=0.0)
+    setup = serializers.ChoiceField(choices=["default", "random"], default="default")
+
+
+class CreateMatchSerializer(serializers.Serializer):
+    players = PlayerSerializer(many=True)
+    options = OptionsSerializer(required=False)
+    seed = serializers.IntegerField(min_value=0, max_value=2**62, required=False)
+
+    def validate_players(self, players):
+        if not 2 <= len(players) <= 4:
+            raise serializers.ValidationError(messages.PLAYER_COUNT)
+        if all(p["kind"] == SeatKind.BOT for p in players):
+            raise serializers.ValidationError(messages.NEED_A_PERSON)
+        return players
+
+
+class ActionRequestSerializer(serializers.Serializer):
+    version = serializers.IntegerField(min_value=0)
+    action = serializers.DictField()
+
+
+def state_payload(match: Match, state: engine.State) -> dict:
+    """The state a client sees: the engine's view plus the match's seats and version."""
+    view = engine.state_to_json(state)
+    rules = state.rules
+    seats = services.seats_of(match)
+    playing = rules["phase"] != "over"
+    to_act = rules["to_act"] if playing else None
+    human_to_act = to_act is not None and seats[to_act].kind == SeatKind.HUMAN
+    for player, seat in zip(view["players"], seats, strict=True):
+        player.update(kind=seat.kind, level=seat.level)
+    view.update(
+        id=str(match.id),
+        version=match.version,
+        status=match.status,
+        turn=to_act,
+        turn_player=rules["turn"],
+        seats=view["players"],
+        legal_actions=engine.legal_actions(state) if human_to_act else [],
+        end_reason_text=messages.end_reason(rules),
+    )
+    return view
+
+
+def _names(match: Match) -> list[str]:
+    return [seat.name for seat in services.seats_of(match)]
+
+
+def _error(code, detail, http_status, **extra):
+    return Response({"code": code, "detail": str(detail), **extra}, status=http_status)
+
+
+class MatchListView(APIView):
+    """Start a Villa Paletti match.
+
+    `players` lists 2 to 4 seats in playing order, each a person (`"kind": "human"`) or a
+    bot (`"kind": "bot"`, `"level": "easy"` or `"careful"`); at least one must be a person.
+    `options`: `seal_start` (`green`, the French rules, or `blue`, the Polish reading),
+    `tremor` (a seeded hand tremor in mm, 0–5) and `setup` (`default` or `random`).
+    A `seed` replays a match exactly. Bots who act first have played when this answers.
+    """
+
+    permission_classes = [AllowAny]
+    serializer_class = CreateMatchSerializer
+
+    @extend_schema(
+        request=CreateMatchSerializer,
+        responses={201: OpenApiResponse(description="`{id, state}`")},
+        examples=[
+            OpenApiExample(
+                "Against a careful bot",
+                value={
+                    "players": [
+                        {"name": "Ada", "kind": "human"},
+                        {"name": "Robot", "kind": "bot", "level": "careful"},
+                    ],
+                    "options": {"seal_start": "green"},
+                    "seed": 42,
+                },
+            )
+        ],
+    )
+    def post(self, request):
+        serializer = CreateMatchSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        seats = [services.SeatSpec(p["name"], p["kind"], p["level"]) for p in data["players"]]
+        outcome = services.create_match(
+            seats=seats, options=dict(data.get("options") or {}), seed=data.get("seed")
+        )
+        return Response(
+            {
+                "id": str(outcome.match.id),
+                "state": state_payload(outcome.match, outcome.state),
+                "frames": outcome.frames,
+                "events": messages.translate_events(outcome.events, _names(outcome.match)),
+            },
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class MatchDetailView(APIView):
+    """A match's state: version, status, whose turn, every platform and column, scores,
+    the seal, the winner when over, and `legal_actions` — the complete action objects the
+    person to act may post (empty while nobody but a bot could act)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: OpenApiResponse(description="The match's state.")})
+    def get(self, request, match_id):
+        match = get_object_or_404(Match, pk=match_id)
+        return Response(state_payload(match, services.load_state(match)))
+
+
+class MatchActionView(APIView):
+    """Play one action: `{"version": n, "action": <an object from legal_actions>}`.
+
+    Answers `{state, frames, events}`, with the bots' answers already played and their
+    frames appended. A stale version is a 409 (the match moved on: reload it); an action
+    the rules refuse now is a 400 whose `detail` says why, and the match is unchanged.
+    """
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        request=ActionRequestSerializer,
+        responses={
+            200: inline_serializer(
+                "ActionResult",
+                {
+                    "state": serializers.DictField(),
+                    "frames": serializers.ListField(),
+                    "events": serializers.ListField(),
+                },
+            ),
+            400: OpenApiResponse(description="Malformed, or refused by the rules."),
+            404: OpenApiResponse(description="No such match."),
+            409: OpenApiResponse(description="Stale version."),
+        },
+    )
+    def post(self, request, match_id):
+        match = get_object_or_404(Match, pk=match_id)
+        serializer = ActionRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            outcome = services.play(
+                match=match,
+                version=serializer.validated_data["version"],
+                action=serializer.validated_data["action"],
+            )
+        except services.StaleVersion as stale:
+            return _error(
+                stale.code, messages.STALE_VERSION, status.HTTP_409_CONFLICT, version=stale.current
+            )
+        except services.MatchError as error:
+            return _error(error.code, messages.refusal(error.code, error.reason), 400)
+        except engine.IllegalAction as illegal:
+            return _error(illegal.code, messages.refusal(illegal.code, illegal.reason), 400)
+        return Response(
+            {
+                "state": state_payload(outcome.match, outcome.state),
+                "frames": outcome.frames,
+                "events": messages.translate_events(outcome.events, _names(outcome.match)),
+            }
+        )

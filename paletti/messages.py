@@ -1,0 +1,194 @@
+"""What the engine says (English, with machine codes) in the reader's language.
+
+The engine stays free of Django; its events and refusals carry a `code` and parameters,
+and this module turns them into translated sentences for the API and the page.
+"""
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from .engine import COLUMNS, PLATFORM_COLOURS
+
+COLOURS = {
+    "white": gettext_lazy("white"),
+    "black": gettext_lazy("black"),
+    "purple": gettext_lazy("purple"),
+    "pink": gettext_lazy("pink"),
+    "blue": gettext_lazy("blue"),
+    "green": gettext_lazy("green"),
+    "yellow": gettext_lazy("yellow"),
+    "orange": gettext_lazy("orange"),
+    "red": gettext_lazy("red"),
+}
+COLUMN_KINDS = {
+    "thin": gettext_lazy("thin round column"),
+    "hex": gettext_lazy("hexagonal column"),
+    "thick": gettext_lazy("thick round column"),
+}
+
+STALE_VERSION = gettext_lazy("The match has moved on since this action was chosen; reload it.")
+PLAYER_COUNT = gettext_lazy("Villa Paletti is played by 2 to 4 players.")
+NEED_A_PERSON = gettext_lazy("At least one player must be a person.")
+PERSON_HAS_NO_LEVEL = gettext_lazy("Only a bot has a level.")
+
+REFUSALS = {
+    "stale_version": STALE_VERSION,
+    "bot_to_act": gettext_lazy("A bot is playing now; wait for it."),
+    "bad_parameter": gettext_lazy("The action lacks a number it needs."),
+    "bad_lane": gettext_lazy("There is no such lane."),
+    "cannot_protest": gettext_lazy("You have no column you could move to prove your protest."),
+    "colour_blocked": gettext_lazy("None of the columns of that colour can be moved."),
+    "column_out": gettext_lazy("That column is out of the game."),
+    "game_over": gettext_lazy("The game is over; no action is accepted."),
+    "last_neutral": gettext_lazy("The last neutral column of a level may not be moved."),
+    "locked": gettext_lazy("That column was touched and put back: it is locked for the game."),
+    "malformed": gettext_lazy("An action is an object with a type."),
+    "must_act": gettext_lazy("The platform can be laid; passing is not allowed."),
+    "neutral_first": gettext_lazy("Move a neutral column first."),
+    "no_platform_left": gettext_lazy("All five platforms are already laid."),
+    "no_such_column": gettext_lazy("There is no such column."),
+    "not_holding": gettext_lazy("You can only place the column you hold."),
+    "not_protesters_column": gettext_lazy("Remove one of the protester's columns still in play."),
+    "not_touched": gettext_lazy("Only the column you touched can be pulled or put back."),
+    "not_your_colour": gettext_lazy("That column is not of a colour you may move now."),
+    "not_your_turn": gettext_lazy("It is not this player's turn."),
+    "off_platform": gettext_lazy("No column may stand half off the platform."),
+    "on_column": gettext_lazy("A column may stand on another column only on the red platform."),
+    "own_platform": gettext_lazy("You may not place a column on the platform you laid."),
+    "platform_off_base": gettext_lazy("Every platform must stay within the base."),
+    "top_level": gettext_lazy("Columns on the top platform may not be moved."),
+    "too_few_supports": gettext_lazy("A new platform must rest on at least 3 columns."),
+    "unknown_action": gettext_lazy("Unknown action."),
+    "wrong_phase": gettext_lazy("That action is not possible now."),
+}
+
+END_REASONS = {
+    "collapse": gettext_lazy("The villa collapsed."),
+    "no_moves": gettext_lazy("Nobody can place a column or a platform any more."),
+}
+
+COLLAPSE_REASONS = {
+    "left_base": gettext_lazy("a piece fell off the base"),
+    "platform_tilted": gettext_lazy("a platform tilted too far"),
+    "platform_dropped": gettext_lazy("a platform dropped"),
+    "column_fell": gettext_lazy("a column fell over"),
+}
+
+
+def refusal(code: str, english: str) -> str:
+    """A refusal in the active language; the engine's own sentence for a new code."""
+    message = REFUSALS.get(code)
+    return str(message) if message is not None else english
+
+
+def colour(name: str | None) -> str:
+    return str(COLOURS.get(name, name or ""))
+
+
+def describe_column(column_id) -> str:
+    """ "the pink thick round column" in the active language."""
+    try:
+        spec = COLUMNS[int(column_id)]
+    except (TypeError, ValueError, IndexError):
+        return _("a column")
+    return _("the %(colour)s %(kind)s") % {
+        "colour": colour(spec.colour),
+        "kind": COLUMN_KINDS[spec.kind],
+    }
+
+
+def platform(index_or_colour) -> str:
+    """A platform's colour, given as its index (0 = blue) or its colour name."""
+    if index_or_colour in PLATFORM_COLOURS:
+        return colour(index_or_colour)
+    try:
+        return colour(PLATFORM_COLOURS[int(index_or_colour)])
+    except (TypeError, ValueError, IndexError):
+        return ""
+
+
+def end_reason(rules: dict) -> str:
+    reason = rules.get("end_reason")
+    return str(END_REASONS.get(reason, "")) if reason else ""
+
+
+def _seat_name(names, seat):
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
+    return _("nobody")
+
+
+def event_text(event: dict, names: list[str]) -> str:
+    """One engine event as a sentence in the active language."""
+    code = event.get("code")
+    p = event
+    who = _seat_name(names, p.get("seat"))
+    texts = {
+        "touched": lambda: _("%(column)s bears %(load)s g.")
+        % {
+            "column": describe_column(p.get("column")).capitalize(),
+            "load": round(float(p.get("load") or 0)),
+        },
+        "pulled": lambda: _("%(column)s is out and the villa still stands.")
+        % {"column": describe_column(p.get("column")).capitalize()},
+        "aborted": lambda: _("%(column)s goes back and is locked for the rest of the game.")
+        % {"column": describe_column(p.get("column")).capitalize()},
+        "placed": lambda: _("%(column)s stands on the %(platform)s platform.")
+        % {
+            "column": describe_column(p.get("column")).capitalize(),
+            "platform": platform(p.get("platform")),
+        },
+        "colour_chosen": lambda: _("Playing %(colour)s this turn.")
+        % {"colour": colour(p.get("colour"))},
+        "platform_asked": lambda: _("%(name)s asks to lay a new platform.") % {"name": who},
+        "protest": lambda: _("%(name)s protests.") % {"name": who},
+        "claim_unchallenged": lambda: _("Nobody protests: the new platform may be laid."),
+        "protest_succeeded": lambda: _(
+            "The protest succeeds: the column leaves the game and no platform is laid."
+        ),
+        "protest_failed": lambda: _(
+            "The protest fails: the claimant removes one of %(name)s's columns."
+        )
+        % {"name": _seat_name(names, p.get("protester"))},
+        "column_removed": lambda: _("%(column)s is removed from the game.")
+        % {"column": describe_column(p.get("column")).capitalize()},
+        "platform_laid": lambda: _(
+            "The %(platform)s platform is laid; the count for the seal starts again."
+        )
+        % {"platform": platform(p.get("platform"))},
+        "platform_impossible": lambda: _("The platform cannot rest on 3 columns: the turn passes."),
+        "player_skipped": lambda: _(
+            "%(name)s can neither move a column nor ask for a platform, and passes."
+        )
+        % {"name": who},
+        "seal_race_started": lambda: _("The race for the master builder's seal has begun."),
+        "seal_taken": lambda: _("%(name)s takes the master builder's seal.") % {"name": who},
+        "neutral_unchallenged": lambda: _("Nobody protests: the builder moves their own column."),
+        "neutral_protest_failed": lambda: _(
+            "The protest fails: the builder moves their own column."
+        ),
+        "neutral_protest_upheld": lambda: _(
+            "The protest is upheld: the builder loses their own move."
+        ),
+        "collapse": lambda: _("The villa collapses (%(reason)s); %(name)s caused it.")
+        % {
+            "reason": COLLAPSE_REASONS.get(p.get("reason"), p.get("reason") or ""),
+            "name": _seat_name(names, p.get("by")),
+        },
+        "game_over": lambda: (
+            _("The game is over. %(name)s wins.") % {"name": _seat_name(names, p.get("winner"))}
+            if isinstance(p.get("winner"), int)
+            else _("The game is over. Nobody wins: the race for the seal had not begun.")
+        ),
+    }
+    make = texts.get(code)
+    return str(make()) if make else str(event.get("text", ""))
+
+
+def translate_events(events: list[dict], names: list[str] | None = None) -> list[dict]:
+    """Events with their `text` in the active language (the engine's English kept)."""
+    names = names or []
+    return [
+        {**event, "english": event.get("text", ""), "text": event_text(event, names)}
+        for event in events
+    ]

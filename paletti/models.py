@@ -1,0 +1,103 @@
+"""Villa Paletti matches as the database keeps them: the log is the history, the
+snapshot the truth every action starts from (see DESIGN.md)."""
+
+import uuid
+
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+class MatchStatus(models.TextChoices):
+    PLAYING = "playing", _("playing")
+    FINISHED = "finished", _("finished")
+
+
+class SeatKind(models.TextChoices):
+    HUMAN = "human", _("person")
+    BOT = "bot", _("bot")
+
+
+class BotLevel(models.TextChoices):
+    EASY = "easy", _("easy")
+    CAREFUL = "careful", _("careful")
+
+
+class Match(models.Model):
+    """One game of Villa Paletti. Its id is random so that nobody guesses another's match."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    seed = models.BigIntegerField(_("seed"))
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=MatchStatus.choices, default=MatchStatus.PLAYING
+    )
+    # Bumped by every accepted action; a client posts the version it chose its action at.
+    version = models.PositiveIntegerField(_("version"), default=0)
+    snapshot = models.BinaryField(_("snapshot"))
+    state_hash = models.CharField(_("state hash"), max_length=64)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+
+    def __str__(self):
+        return f"{self.id} ({self.get_status_display()})"
+
+    def get_absolute_url(self):
+        return reverse("paletti:match", kwargs={"match_id": self.id})
+
+
+class Seat(models.Model):
+    """A place at the table: a person or a bot, with a name."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField(_("seat"))
+    name = models.CharField(_("name"), max_length=40)
+    kind = models.CharField(_("kind"), max_length=10, choices=SeatKind.choices)
+    level = models.CharField(_("bot level"), max_length=10, choices=BotLevel.choices, blank=True)
+
+    class Meta:
+        ordering = ["match", "index"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index"),
+            models.CheckConstraint(
+                condition=Q(kind="human", level="") | Q(kind="bot", level__in=["easy", "careful"]),
+                name="seat_bot_has_level",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def is_bot(self):
+        return self.kind == SeatKind.BOT
+
+
+class MatchAction(models.Model):
+    """One accepted action, in order: replaying the log from the seed rebuilds the match."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
+    number = models.PositiveIntegerField(_("number"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    action = models.JSONField(_("action"))
+    by_bot = models.BooleanField(_("played by a bot"), default=False)
+    created_at = models.DateTimeField(_("played"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        verbose_name = _("action")
+        verbose_name_plural = _("actions")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="matchaction_unique_number")
+        ]
+
+    def __str__(self):
+        return f"{self.number}: {self.action.get('type')}"

@@ -1,0 +1,172 @@
+"""Matches in the database around the engine: create, play an action, let bots answer.
+
+Every action starts from the stored snapshot and ends by storing a new one with the
+version it was chosen at as a condition, so two posts for the same turn apply once.
+"""
+
+import random
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils import timezone
+
+from . import engine
+from .models import Match, MatchAction, MatchStatus, Seat, SeatKind
+
+# A safety net, far above any real sequence of bot turns between two human turns.
+MAX_BOT_ACTIONS = 400
+
+
+class MatchError(Exception):
+    """A request the match cannot take; `code` names the reason for the web layer."""
+
+    def __init__(self, code: str, reason: str, **params):
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+        self.params = params
+
+
+class StaleVersion(MatchError):
+    def __init__(self, current: int):
+        super().__init__("stale_version", "The match has moved on.", current=current)
+        self.current = current
+
+
+@dataclass
+class Outcome:
+    match: Match
+    state: engine.State
+    frames: list = field(default_factory=list)
+    events: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    name: str
+    kind: str = SeatKind.HUMAN
+    level: str = ""
+
+
+def create_match(*, seats: list[SeatSpec], options: dict | None = None, seed: int | None = None):
+    """A new match with its seats; bots who act first play at once."""
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**62)
+    state = engine.new_match(seed, [s.name for s in seats], options or {})
+    with transaction.atomic():
+        match = Match.objects.create(
+            seed=seed,
+            options=state.rules["options"],
+            snapshot=engine.snapshot(state),
+            state_hash=engine.state_hash(state),
+        )
+        Seat.objects.bulk_create(
+            Seat(match=match, index=i, name=s.name, kind=s.kind, level=s.level)
+            for i, s in enumerate(seats)
+        )
+    outcome = Outcome(match=match, state=state)
+    if _bot_to_act(match, state):
+        outcome = _advance(match, state, [], [], [], version=0)
+    return outcome
+
+
+def load_state(match: Match) -> engine.State:
+    return engine.load(bytes(match.snapshot))
+
+
+def play(*, match: Match, version: int, action: dict) -> Outcome:
+    """Apply a person's action chosen at `version`, then every bot turn that follows.
+
+    Raises StaleVersion when the match has moved on, engine.IllegalAction when the rules
+    refuse the action (the match is then unchanged), MatchError for a bot's seat.
+    """
+    if version != match.version:
+        raise StaleVersion(match.version)
+    state = load_state(match)
+    to_act = state.rules["to_act"]
+    if to_act is not None and _seats(match)[to_act].kind == SeatKind.BOT:
+        raise MatchError("bot_to_act", "A bot is to act, not a person.")
+    result = engine.apply_action(state, action)
+    log = [(to_act, dict(action), False)]
+    return _advance(match, result.state, list(result.frames), list(result.events), log, version)
+
+
+def _advance(match, state, frames, events, log, version) -> Outcome:
+    """Let bots act until a person must, then store everything in one conditional write."""
+    seats = _seats(match)
+    offset = _end_time(frames)
+    for _ in range(MAX_BOT_ACTIONS):
+        if not _bot_to_act(match, state, seats):
+            break
+        seat = state.rules["to_act"]
+        # Each bot decision has its own seeded stream: the match replays exactly.
+        rng = random.Random(f"{match.seed}:bot:{version + len(log)}")  # noqa: S311
+        action = engine.choose_action(state, seats[seat].level, rng)
+        result = engine.apply_action(state, action)
+        frames.extend(_shifted(result.frames, offset))
+        offset = _end_time(frames)
+        events.extend(result.events)
+        log.append((seat, action, True))
+        state = result.state
+    _store(match, state, log, version)
+    return Outcome(match=match, state=state, frames=frames, events=events)
+
+
+def _store(match, state, log, version):
+    finished = state.rules["phase"] == "over"
+    fields = {
+        "version": version + len(log),
+        "snapshot": engine.snapshot(state),
+        "state_hash": engine.state_hash(state),
+        "status": MatchStatus.FINISHED if finished else MatchStatus.PLAYING,
+        "updated_at": timezone.now(),
+    }
+    with transaction.atomic():
+        # The version is the condition: of two posts chosen at the same version, the
+        # second finds nothing to update and is told the match has moved on.
+        updated = Match.objects.filter(pk=match.pk, version=version).update(**fields)
+        if not updated:
+            current = Match.objects.values_list("version", flat=True).get(pk=match.pk)
+            raise StaleVersion(current)
+        MatchAction.objects.bulk_create(
+            MatchAction(match=match, number=version + i + 1, seat=seat, action=a, by_bot=bot)
+            for i, (seat, a, bot) in enumerate(log)
+        )
+    for name, value in fields.items():
+        setattr(match, name, value)
+
+
+def replay_match(match: Match) -> engine.State:
+    """The match rebuilt from its seed, seats, options and log: must equal the snapshot."""
+    names = [seat.name for seat in _seats(match)]
+    log = list(match.actions.order_by("number").values_list("action", flat=True))
+    return engine.replay(match.seed, names, match.options, log)
+
+
+def seats_of(match: Match) -> list[Seat]:
+    """The match's seats in order, read once per request."""
+    return _seats(match)
+
+
+def _seats(match: Match) -> list[Seat]:
+    cached = getattr(match, "_seat_list", None)
+    if cached is None:
+        cached = list(match.seats.order_by("index"))
+        match._seat_list = cached
+    return cached
+
+
+def _bot_to_act(match, state, seats=None) -> bool:
+    seats = seats or _seats(match)
+    to_act = state.rules["to_act"]
+    return state.rules["phase"] != "over" and to_act is not None and seats[to_act].is_bot
+
+
+def _end_time(frames: list) -> float:
+    return frames[-1]["t"] if frames else 0.0
+
+
+def _shifted(frames: list, offset: float) -> list:
+    if not offset:
+        return list(frames)
+    return [{**frame, "t": round(frame["t"] + offset, 4)} for frame in frames]

@@ -1,0 +1,282 @@
+"""The match API: creation, state, each kind of action and each refusal."""
+
+import json
+import threading
+
+import pytest
+from django.db import close_old_connections
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from paletti import engine, services
+from paletti.models import Match, MatchAction, MatchStatus
+
+pytestmark = pytest.mark.django_db
+
+HUMAN_AND_BOT = [
+    {"name": "Ada", "kind": "human"},
+    {"name": "Robot", "kind": "bot", "level": "easy"},
+]
+TWO_PEOPLE = [{"name": "Ada", "kind": "human"}, {"name": "Bo", "kind": "human"}]
+
+
+@pytest.fixture
+def api():
+    return APIClient(HTTP_ACCEPT_LANGUAGE="en")
+
+
+def create(api, players, seed=42, **options):
+    body = {"players": players, "seed": seed}
+    if options:
+        body["options"] = options
+    response = api.post(reverse("api:paletti-match-list"), body, format="json")
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+def post_action(api, match_id, version, action, **extra):
+    url = reverse("api:paletti-match-actions", kwargs={"match_id": match_id})
+    return api.post(url, {"version": version, "action": action}, format="json", **extra)
+
+
+def first(state, kind):
+    return next(a for a in state["legal_actions"] if a["type"] == kind)
+
+
+def test_creation_answers_the_promised_shape(api):
+    body = create(api, HUMAN_AND_BOT)
+    state = body["state"]
+    assert body["id"] == state["id"]
+    for key in (
+        "version",
+        "status",
+        "turn",
+        "legal_actions",
+        "scores",
+        "seal",
+        "winner",
+        "platforms",
+        "columns",
+    ):
+        assert key in state
+    assert state["status"] == "playing"
+    assert set(state["seal"]) >= {"holder", "previous"}
+    assert len(state["columns"]) == 20 and len(state["platforms"]) == 5
+    # A person is to act: whatever bots came first has been played already.
+    assert state["seats"][state["turn"]]["kind"] == "human"
+    assert state["legal_actions"]
+    assert Match.objects.get(pk=body["id"]).version == state["version"]
+
+
+def test_match_ids_are_not_guessable(api):
+    first_id = create(api, TWO_PEOPLE)["id"]
+    second_id = create(api, TWO_PEOPLE)["id"]
+    assert len(first_id) == 36 and first_id != second_id
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"players": [{"name": "Solo"}]},
+        {"players": [{"name": f"P{i}"} for i in range(5)]},
+        {"players": [{"name": "A", "kind": "bot"}, {"name": "B", "kind": "bot"}]},
+        {"players": [{"name": "A", "kind": "alien"}, {"name": "B"}]},
+        {"players": [{"name": ""}, {"name": "B"}]},
+        {"players": TWO_PEOPLE, "options": {"seal_start": "purple"}},
+        {"players": TWO_PEOPLE, "options": {"tremor": 99}},
+        {"players": TWO_PEOPLE, "seed": -1},
+        {"players": "Ada"},
+    ],
+)
+def test_bad_creation_is_a_400_with_reasons(api, body):
+    response = api.post(reverse("api:paletti-match-list"), body, format="json")
+    assert response.status_code == 400
+    assert response.json()
+    assert Match.objects.count() == 0
+
+
+def test_state_can_be_read_back(api):
+    body = create(api, TWO_PEOPLE)
+    response = api.get(reverse("api:paletti-match-detail", kwargs={"match_id": body["id"]}))
+    assert response.status_code == 200
+    assert response.json()["version"] == body["state"]["version"]
+    assert response.json()["columns"] == body["state"]["columns"]
+
+
+def test_unknown_match_is_404(api):
+    missing = "00000000-0000-4000-8000-000000000000"
+    assert (
+        api.get(reverse("api:paletti-match-detail", kwargs={"match_id": missing})).status_code
+        == 404
+    )
+    assert post_action(api, missing, 0, {"type": "pass"}).status_code == 404
+
+
+def test_malformed_json_is_400_and_changes_nothing(api):
+    body = create(api, TWO_PEOPLE)
+    url = reverse("api:paletti-match-actions", kwargs={"match_id": body["id"]})
+    response = api.post(url, data="{not json", content_type="application/json")
+    assert response.status_code == 400
+    assert post_action(api, body["id"], "x", {"type": "pass"}).status_code == 400
+    assert api.post(url, {"version": body["state"]["version"]}, format="json").status_code == 400
+    assert Match.objects.get(pk=body["id"]).version == body["state"]["version"]
+
+
+def test_a_whole_turn_touch_pull_place_then_the_bot_answers(api):
+    body = create(api, HUMAN_AND_BOT, seed=3)
+    state = body["state"]
+    match_id = body["id"]
+    if state["phase"] == "choose_colour":
+        state = post_action(api, match_id, state["version"], first(state, "choose_colour")).json()[
+            "state"
+        ]
+    touch = first(state, "touch")
+    touched = post_action(api, match_id, state["version"], touch).json()
+    assert touched["state"]["touched"]["column"] == touch["column"]
+    assert touched["events"][0]["code"] == "touched"
+    assert " g." in touched["events"][0]["text"]
+    state = touched["state"]
+    pulled = post_action(api, match_id, state["version"], first(state, "pull")).json()
+    assert pulled["state"]["phase"] == "holding"
+    assert pulled["frames"]
+    state = pulled["state"]
+    placements = [a for a in state["legal_actions"] if a["type"] == "place"]
+    placed = post_action(api, match_id, state["version"], placements[len(placements) // 2]).json()
+    codes = [event["code"] for event in placed["events"]]
+    assert "placed" in codes
+    # The bot played its whole turn in the same response, with its own frames after ours.
+    bot_moves = MatchAction.objects.filter(match_id=match_id, by_bot=True)
+    assert bot_moves.exists()
+    times = [frame["t"] for frame in placed["frames"]]
+    assert times == sorted(times)
+    assert placed["state"]["seats"][placed["state"]["turn"]]["kind"] == "human"
+    assert placed["state"]["version"] == MatchAction.objects.filter(match_id=match_id).count()
+
+
+def test_abort_locks_the_column_and_passes_the_turn(api):
+    body = create(api, TWO_PEOPLE, seed=5)
+    state, match_id = body["state"], body["id"]
+    if state["phase"] == "choose_colour":
+        state = post_action(api, match_id, state["version"], first(state, "choose_colour")).json()[
+            "state"
+        ]
+    player = state["turn"]
+    touch = first(state, "touch")
+    state = post_action(api, match_id, state["version"], touch).json()["state"]
+    aborted = post_action(api, match_id, state["version"], first(state, "abort")).json()
+    column = aborted["state"]["columns"][touch["column"]]
+    assert column["locked"] is True
+    assert aborted["state"]["turn"] != player
+    assert "aborted" in [e["code"] for e in aborted["events"]]
+
+
+def test_illegal_action_is_400_with_a_translated_reason_and_no_change(api):
+    body = create(api, TWO_PEOPLE, seed=5)
+    state, match_id = body["state"], body["id"]
+    before = Match.objects.get(pk=match_id)
+    refused = post_action(
+        api, match_id, state["version"], {"type": "place", "column": 0, "x": 0, "lane": 0}
+    )
+    assert refused.status_code == 400
+    assert refused.json()["code"] == "wrong_phase"
+    french = post_action(
+        api, match_id, state["version"], {"type": "fly"}, HTTP_ACCEPT_LANGUAGE="fr"
+    )
+    assert french.status_code == 400
+    assert french.json()["detail"] == "Action inconnue."
+    after = Match.objects.get(pk=match_id)
+    assert (after.version, after.state_hash) == (before.version, before.state_hash)
+
+
+def test_stale_version_is_409(api):
+    body = create(api, TWO_PEOPLE, seed=5)
+    state, match_id = body["state"], body["id"]
+    action = state["legal_actions"][0]
+    assert post_action(api, match_id, state["version"], action).status_code == 200
+    stale = post_action(api, match_id, state["version"], action)
+    assert stale.status_code == 409
+    assert stale.json()["version"] == state["version"] + 1
+
+
+def test_bots_turn_cannot_be_posted_by_a_client(api):
+    match = services.create_match(
+        seats=[services.SeatSpec("Ada"), services.SeatSpec("Robot", "bot", "easy")], seed=1
+    ).match
+    state = services.load_state(match)
+    bot_seat = 1
+    action = {"type": "pass", "seat": bot_seat}
+    response = post_action(api, match.id, match.version, action)
+    assert response.status_code == 400
+    assert state.rules["to_act"] == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_concurrent_posts_apply_exactly_one(api):
+    body = create(api, TWO_PEOPLE, seed=5)
+    state, match_id = body["state"], body["id"]
+    action = (
+        first(state, "touch")
+        if state["phase"] != "choose_colour"
+        else first(state, "choose_colour")
+    )
+    barrier = threading.Barrier(2)
+    statuses = []
+
+    def post():
+        client = APIClient()
+        barrier.wait()
+        statuses.append(post_action(client, match_id, state["version"], action).status_code)
+        close_old_connections()
+
+    threads = [threading.Thread(target=post) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [200, 409]
+    assert MatchAction.objects.filter(match_id=match_id).count() == state["version"] + 1
+
+
+def test_every_listed_action_is_accepted_over_whole_bot_driven_matches(api):
+    """Replays whole matches through the API, posting what bots choose for every seat,
+    and checking at each step that any listed action would have been accepted."""
+    body = create(api, [{"name": n, "kind": "human"} for n in ("A", "B", "C")], seed=11)
+    match_id, state = body["id"], body["state"]
+    import random
+
+    rng = random.Random(11)
+    checked = 0
+    while state["status"] == "playing":
+        match = Match.objects.get(pk=match_id)
+        engine_state = services.load_state(match)
+        listed = state["legal_actions"]
+        assert listed, state["phase"]
+        # Any listed action applies in the engine as is; check a sample, post the bot's.
+        for action in rng.sample(listed, min(3, len(listed))):
+            engine.apply_action(engine_state, action)
+            checked += 1
+        choice = engine.choose_action(engine_state, "easy", rng)
+        assert choice in listed or choice["type"] == "place"
+        response = post_action(api, match_id, state["version"], choice)
+        assert response.status_code == 200, response.json()
+        state = response.json()["state"]
+    assert state["status"] == "finished"
+    assert state["legal_actions"] == []
+    assert Match.objects.get(pk=match_id).status == MatchStatus.FINISHED
+    assert checked > 20
+
+
+def test_a_reloaded_match_continues_identically(api):
+    body = create(api, HUMAN_AND_BOT, seed=9)
+    match = Match.objects.get(pk=body["id"])
+    # What the database holds replays from the log to the very same bits.
+    assert engine.state_hash(services.replay_match(match)) == match.state_hash
+    state = body["state"]
+    action = state["legal_actions"][0]
+    via_api = post_action(api, match.id, state["version"], action).json()
+    match.refresh_from_db()
+    replayed = services.replay_match(match)
+    assert engine.state_hash(replayed) == match.state_hash
+    assert json.dumps(engine.state_to_json(replayed)["columns"]) == json.dumps(
+        via_api["state"]["columns"]
+    )

@@ -1,0 +1,50 @@
+"""The set-up and play pages render, and an unknown match is a 404."""
+
+import uuid
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from paletti import services
+
+
+def en_url(name, **kwargs):
+    with translation.override("en"):
+        return reverse(name, kwargs=kwargs or None)
+
+
+@pytest.mark.django_db
+def test_setup_page_has_the_form(client):
+    response = client.get(en_url("paletti:setup") + "?seed=7")
+    assert response.status_code == 200
+    content = response.content.decode()
+    assert 'id="paletti-setup"' in content
+    assert 'name="seed" value="7"' in content
+    assert 'for="player-0-name"' in content
+
+
+@pytest.mark.django_db
+def test_setup_ignores_a_bad_seed(client):
+    response = client.get(en_url("paletti:setup") + "?seed=abc")
+    assert response.status_code == 200
+    assert 'name="seed"' not in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_match_page_and_unknown_match(client):
+    outcome = services.create_match(
+        seats=[services.SeatSpec("Ada", "human", ""), services.SeatSpec("Bob", "human", "")],
+        options={},
+        seed=1,
+    )
+    response = client.get(outcome.match.get_absolute_url())
+    assert response.status_code == 200
+    assert 'id="villa"' in response.content.decode()
+    assert client.get(en_url("paletti:match", match_id=uuid.uuid4())).status_code == 404
+
+
+def test_javascript_catalog_is_served(client):
+    response = client.get(en_url("paletti:jsi18n"))
+    assert response.status_code == 200
+    assert "gettext" in response.content.decode()

@@ -1,0 +1,14 @@
+"""Villa Paletti's pages, under the language prefix (the API lives in api_urls.py)."""
+
+from django.urls import path
+from django.views.i18n import JavaScriptCatalog
+
+from . import views
+
+app_name = "paletti"
+
+urlpatterns = [
+    path("", views.setup, name="setup"),
+    path("<uuid:match_id>/", views.match, name="match"),
+    path("jsi18n/", JavaScriptCatalog.as_view(packages=["paletti"]), name="jsi18n"),
+]

@@ -1,0 +1,1192 @@
+/* Villa Paletti in the browser: the set-up form and the play page. No framework.
+ *
+ * The server is authoritative (DESIGN.md): this file draws the state it sends, animates
+ * its frames, and posts only actions copied from state.legal_actions. World units are mm,
+ * y up, 0 = table top, x = 0 the middle of the base; the canvas flips y.
+ */
+(function () {
+  "use strict";
+
+  // If the catalogue failed to load, still show English rather than break the page.
+  if (typeof window.gettext !== "function") {
+    window.gettext = (s) => s;
+    window.ngettext = (one, many, n) => (n === 1 ? one : many);
+    window.interpolate = (s, params) => s.replace(/%\((\w+)\)s/g, (_m, k) => params[k]);
+  }
+  const gettext = window.gettext;
+  const ngettext = window.ngettext;
+  const fmt = (text, params) => window.interpolate(text, params, true);
+
+  const LANG = document.documentElement.lang || "en";
+  const NIL_ID = "00000000-0000-0000-0000-000000000000";
+
+  const COLOUR_NAMES = {
+    white: gettext("white"),
+    black: gettext("black"),
+    purple: gettext("purple"),
+    pink: gettext("pink"),
+    blue: gettext("blue"),
+    green: gettext("green"),
+    yellow: gettext("yellow"),
+    orange: gettext("orange"),
+    red: gettext("red"),
+  };
+  const KIND_NAMES = {
+    thin: gettext("thin round column"),
+    hex: gettext("hexagonal column"),
+    thick: gettext("thick round column"),
+  };
+  const LANE_NAMES = [gettext("front lane"), gettext("middle lane"), gettext("back lane")];
+  const PAINT = {
+    white: "#f6f3ea",
+    black: "#25272b",
+    purple: "#7d3c98",
+    pink: "#e8709f",
+    blue: "#2b6cc4",
+    green: "#2f9a52",
+    yellow: "#e8c12c",
+    orange: "#ec8a2d",
+    red: "#cf3b3b",
+  };
+  const FOCUS = "#d35400";
+
+  const colourName = (c) => COLOUR_NAMES[c] || c;
+  const columnName = (col) =>
+    fmt(gettext("%(colour)s %(kind)s"), { colour: colourName(col.colour), kind: KIND_NAMES[col.kind] || col.kind });
+
+  /* ---------- HTTP ---------- */
+
+  function csrfToken() {
+    const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+
+  async function api(url, body) {
+    const init = { headers: { Accept: "application/json", "Accept-Language": LANG } };
+    if (body !== undefined) {
+      init.method = "POST";
+      init.headers["Content-Type"] = "application/json";
+      init.headers["X-CSRFToken"] = csrfToken();
+      init.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(url, init);
+    } catch (_e) {
+      return { ok: false, status: 0, data: { detail: gettext("The server could not be reached. Check the connection and try again.") } };
+    }
+    let data;
+    try {
+      data = await response.json();
+    } catch (_e) {
+      data = { detail: gettext("The server sent an unexpected answer.") };
+    }
+    return { ok: response.ok, status: response.status, data };
+  }
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children) if (child) node.append(child);
+    return node;
+  }
+
+  function swatch(colour) {
+    return el("span", { class: "swatch swatch-" + colour, "aria-hidden": "true" });
+  }
+
+  // A new match's first events (a bot may have played first) are told on the play page.
+  function rememberIntro(data) {
+    try {
+      sessionStorage.setItem("paletti-intro-" + data.id, JSON.stringify(data.events || []));
+    } catch (_e) {
+      /* private mode: the intro is only a nicety */
+    }
+  }
+
+  function matchUrl(template, id) {
+    return template.replace(NIL_ID, id);
+  }
+
+  /* ---------- Set-up page ---------- */
+
+  function initSetup(form) {
+    const count = form.querySelector("#player-count");
+    const seats = [...form.querySelectorAll("fieldset.seat")];
+    const showSeats = () => {
+      seats.forEach((fieldset, i) => {
+        const used = i < Number(count.value);
+        fieldset.hidden = !used;
+        fieldset.disabled = !used;
+      });
+    };
+    count.addEventListener("change", showSeats);
+    showSeats();
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      clearErrors(form);
+      const button = form.querySelector("button[type=submit]");
+      button.disabled = true;
+      const result = await api(form.dataset.api, setupPayload(form, seats, Number(count.value)));
+      button.disabled = false;
+      if (result.ok) {
+        rememberIntro(result.data);
+        window.location.assign(matchUrl(form.dataset.matchUrl, result.data.id));
+      } else {
+        showSetupErrors(form, result.data);
+      }
+    });
+  }
+
+  function setupPayload(form, seats, count) {
+    const players = seats.slice(0, count).map((fieldset) => {
+      const kind = fieldset.querySelector("select[name=kind]").value;
+      const name = fieldset.querySelector("input[name=name]").value;
+      return kind === "human" ? { name, kind: "human" } : { name, kind: "bot", level: kind };
+    });
+    const data = new FormData(form);
+    const payload = {
+      players,
+      options: {
+        seal_start: data.get("seal_start"),
+        tremor: Number(data.get("tremor")),
+        setup: data.get("setup") ? "random" : "default",
+      },
+    };
+    if (data.get("seed")) payload.seed = Number(data.get("seed"));
+    return payload;
+  }
+
+  function clearErrors(form) {
+    form.querySelectorAll(".field-error, #form-error").forEach((node) => {
+      node.hidden = true;
+      node.textContent = "";
+    });
+    form.querySelectorAll(".has-error").forEach((node) => node.classList.remove("has-error"));
+    form.querySelectorAll("[aria-invalid]").forEach((node) => node.removeAttribute("aria-invalid"));
+  }
+
+  // DRF errors are nested like the payload: {players: [{name: [..]}, ..]} or {players: [..]}.
+  function showSetupErrors(form, errors) {
+    let first = null;
+    const put = (id, messages) => {
+      const target = form.querySelector("#" + id);
+      const text = [].concat(messages).filter((m) => typeof m === "string").join(" ");
+      if (!target || !text) return false;
+      target.textContent = text;
+      target.hidden = false;
+      const field = target.closest(".field");
+      if (field) field.classList.add("has-error");
+      const control = form.querySelector("[aria-describedby~='" + id + "']");
+      if (control) control.setAttribute("aria-invalid", "true");
+      first = first || control || target;
+      return true;
+    };
+    const unplaced = [];
+    for (const [key, value] of Object.entries(errors || {})) {
+      if (key === "players" && Array.isArray(value) && value.some((v) => v && typeof v === "object")) {
+        value.forEach((seatErrors, seat) => {
+          for (const [field, messages] of Object.entries(seatErrors || {})) {
+            const id = "player-" + seat + "-" + (field === "level" ? "kind" : field) + "-error";
+            if (!put(id, messages)) unplaced.push(messages);
+          }
+        });
+      } else if (key === "players") {
+        if (!put("players-error", value)) unplaced.push(value);
+      } else if (key === "options" && value && typeof value === "object" && !Array.isArray(value)) {
+        for (const [field, messages] of Object.entries(value)) {
+          if (!put("option-" + field + "-error", messages)) unplaced.push(messages);
+        }
+      } else {
+        unplaced.push(value);
+      }
+    }
+    const general = form.querySelector("#form-error");
+    const rest = unplaced.flat(3).filter((m) => typeof m === "string");
+    if (rest.length || !first) {
+      general.textContent = rest.length ? rest.join(" ") : gettext("The match could not be created.");
+      general.hidden = false;
+    }
+    (first || general).focus && (first || general).focus();
+  }
+
+  /* ---------- Play page: state and geometry ---------- */
+
+  const game = {
+    root: null,
+    state: null,
+    poses: {},
+    anim: null,
+    highlight: null,
+    ghost: { x: 0, lane: 0 },
+    lastTurn: null,
+    busy: false,
+    view: null,
+  };
+
+  function posesOf(state) {
+    const poses = {};
+    for (const col of state.columns) {
+      poses["c" + col.id] = col.x === null || col.removed || col.in_hand ? null : [col.x, col.y, col.angle];
+    }
+    for (const p of state.platforms) {
+      poses["p" + p.index] = p.laid ? [p.x, p.y, p.angle] : null;
+    }
+    return poses;
+  }
+
+  function topPlatform(state) {
+    const laid = state.platforms.filter((p) => p.laid);
+    return laid[laid.length - 1];
+  }
+
+  function nextPlatform(state) {
+    return state.platforms.find((p) => !p.laid);
+  }
+
+  function legal(type) {
+    return game.state.legal_actions.filter((a) => a.type === type);
+  }
+
+  function seatName(seat) {
+    const s = game.state.seats[seat];
+    return s ? s.name : gettext("nobody");
+  }
+
+  function humans() {
+    return game.state.seats.filter((s) => s.kind === "human").length;
+  }
+
+  /* ---------- Drawing ---------- */
+
+  function layoutCanvas() {
+    const canvas = game.canvas;
+    const width = game.stage.clientWidth;
+    const state = game.state;
+    const top = topPlatform(state);
+    const topY = top ? top.y + top.thickness / 2 : state.dimensions.base_top;
+    const world = { xMin: -138, xMax: 138, yMin: -14, yMax: Math.max(190, topY + state.dimensions.column_height + 40) };
+    const worldW = world.xMax - world.xMin;
+    const worldH = world.yMax - world.yMin;
+    const maxH = Math.max(280, window.innerHeight * 0.62);
+    const height = Math.min(maxH, Math.max(240, (width * worldH) / worldW));
+    const scale = Math.min(width / worldW, height / worldH);
+    const dpr = window.devicePixelRatio || 1;
+    canvas.width = Math.round(width * dpr);
+    canvas.height = Math.round(height * dpr);
+    canvas.style.height = height + "px";
+    game.view = { width, height, scale, dpr, ox: width / 2, oy: height - (0 - world.yMin) * scale };
+  }
+
+  const sx = (x) => game.view.ox + x * game.view.scale;
+  const sy = (y) => game.view.oy - y * game.view.scale;
+
+  function toWorld(px, py) {
+    return [(px - game.view.ox) / game.view.scale, (game.view.oy - py) / game.view.scale];
+  }
+
+  // Mix a colour with paper to draw back lanes paler (depth without 3-D).
+  function shade(hex, amount) {
+    const n = parseInt(hex.slice(1), 16);
+    const mix = (c, target) => Math.round(c + (target - c) * amount);
+    const r = mix(n >> 16, 0xd9);
+    const g = mix((n >> 8) & 255, 0xd6);
+    const b = mix(n & 255, 0xcf);
+    return "rgb(" + r + "," + g + "," + b + ")";
+  }
+
+  function draw() {
+    const ctx = game.canvas.getContext("2d");
+    const v = game.view;
+    ctx.setTransform(v.dpr, 0, 0, v.dpr, 0, 0);
+    ctx.clearRect(0, 0, v.width, v.height);
+    drawTableAndBase(ctx);
+    const state = game.state;
+    const byLane = [2, 1, 0];
+    for (const lane of byLane) {
+      for (const col of state.columns) {
+        const pose = game.poses["c" + col.id];
+        if (pose && col.lane === lane) drawColumn(ctx, col, pose, 1);
+      }
+    }
+    for (const p of state.platforms) {
+      const pose = game.poses["p" + p.index];
+      if (pose) drawPlatform(ctx, p, pose, 1);
+    }
+    drawBackOutlines(ctx);
+    drawMarks(ctx);
+    drawGhost(ctx);
+  }
+
+  function drawTableAndBase(ctx) {
+    const d = game.state.dimensions;
+    const s = game.view.scale;
+    ctx.fillStyle = "#c9b08a";
+    ctx.fillRect(0, sy(0), game.view.width, 14 * s);
+    ctx.fillStyle = "#8a6a46";
+    const half = d.base_length / 2;
+    ctx.fillRect(sx(-half), sy(d.base_top), d.base_length * s, d.base_thickness * s);
+    // The forbidden zone: hatched red in the middle of the base.
+    const f = d.forbidden_half_width;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(sx(-f), sy(d.base_top), 2 * f * s, d.base_thickness * s);
+    ctx.clip();
+    ctx.fillStyle = "#f3d6d2";
+    ctx.fill();
+    ctx.strokeStyle = "#b00020";
+    ctx.lineWidth = 1.5;
+    for (let x = -f - 20; x < f; x += 5) {
+      ctx.beginPath();
+      ctx.moveTo(sx(x), sy(d.base_top - d.base_thickness));
+      ctx.lineTo(sx(x + d.base_thickness), sy(d.base_top));
+      ctx.stroke();
+    }
+    ctx.restore();
+  }
+
+  function bodyPath(ctx, pose, w, h) {
+    const s = game.view.scale;
+    ctx.translate(sx(pose[0]), sy(pose[1]));
+    ctx.rotate(-pose[2]);
+    ctx.beginPath();
+    ctx.rect((-w / 2) * s, (-h / 2) * s, w * s, h * s);
+  }
+
+  function drawColumn(ctx, col, pose, alpha) {
+    const s = game.view.scale;
+    const w = col.width;
+    const h = col.height;
+    const base = PAINT[col.colour] || "#888";
+    ctx.save();
+    ctx.globalAlpha = alpha;
+    bodyPath(ctx, pose, w, h);
+    ctx.fillStyle = col.lane === 0 ? base : shade(base, col.lane === 1 ? 0.35 : 0.6);
+    ctx.fill();
+    ctx.lineWidth = col.colour === "white" ? 1.5 : 1;
+    ctx.strokeStyle = col.colour === "white" ? "#4d5560" : "rgba(0,0,0,0.55)";
+    ctx.stroke();
+    ctx.clip();
+    const dark = col.colour === "black" || col.colour === "purple";
+    ctx.strokeStyle = dark ? "rgba(255,255,255,0.55)" : "rgba(0,0,0,0.35)";
+    ctx.lineWidth = 1;
+    if (col.kind === "hex") {
+      // Two facet edges: a hexagonal prism seen from the side.
+      for (const fx of [-w / 4, w / 4]) {
+        ctx.beginPath();
+        ctx.moveTo(fx * s, (-h / 2) * s);
+        ctx.lineTo(fx * s, (h / 2) * s);
+        ctx.stroke();
+      }
+    } else {
+      // A highlight stripe: round columns look round.
+      ctx.fillStyle = dark ? "rgba(255,255,255,0.18)" : "rgba(255,255,255,0.45)";
+      ctx.fillRect((-w / 4) * s, (-h / 2) * s, (w / 6) * s, h * s);
+    }
+    if (col.locked) drawHatching(ctx, w, h, dark);
+    ctx.restore();
+  }
+
+  // A back-lane column may hide behind a front one at the same x: keep its outline visible.
+  function drawBackOutlines(ctx) {
+    ctx.save();
+    ctx.setLineDash([4, 3]);
+    ctx.lineWidth = 1.5;
+    const shown = game.state.columns.filter((c) => game.poses["c" + c.id]);
+    for (const col of shown) {
+      if (col.lane === 0 || !hiddenByFront(col, shown)) continue;
+      const pose = game.poses["c" + col.id];
+      ctx.save();
+      bodyPath(ctx, pose, col.width - 2, col.height - 2);
+      ctx.strokeStyle = col.colour === "white" ? "#4d5560" : PAINT[col.colour];
+      ctx.stroke();
+      ctx.restore();
+    }
+    ctx.restore();
+  }
+
+  function hiddenByFront(col, shown) {
+    const [x, y] = game.poses["c" + col.id];
+    return shown.some((other) => {
+      const [ox, oy] = game.poses["c" + other.id];
+      return other.lane < col.lane && Math.abs(oy - y) < col.height / 2 && Math.abs(ox - x) < Math.max(0, (other.width - col.width) / 2) + 4;
+    });
+  }
+
+  function drawHatching(ctx, w, h, dark) {
+    const s = game.view.scale;
+    ctx.strokeStyle = dark ? "#ffffff" : "#1f2328";
+    ctx.lineWidth = 1.6;
+    for (let y = -h / 2 - w; y < h / 2 + w; y += 7) {
+      ctx.beginPath();
+      ctx.moveTo((-w / 2) * s, y * s);
+      ctx.lineTo((w / 2) * s, (y + w) * s);
+      ctx.stroke();
+    }
+  }
+
+  function drawPlatform(ctx, p, pose, alpha) {
+    ctx.save();
+    ctx.globalAlpha = alpha;
+    bodyPath(ctx, pose, p.length, p.thickness);
+    ctx.fillStyle = PAINT[p.colour] || "#888";
+    ctx.fill();
+    ctx.strokeStyle = "rgba(0,0,0,0.6)";
+    ctx.lineWidth = 1;
+    ctx.stroke();
+    ctx.restore();
+  }
+
+  // Outline the touched or highlighted column and label the touched one's load.
+  function drawMarks(ctx) {
+    const state = game.state;
+    const ids = new Set();
+    if (state.touched) ids.add(state.touched.column);
+    if (game.highlight !== null) ids.add(game.highlight);
+    for (const id of ids) {
+      const col = state.columns.find((c) => c.id === id);
+      const pose = col && game.poses["c" + id];
+      if (!pose) continue;
+      ctx.save();
+      bodyPath(ctx, pose, col.width + 4, col.height + 4);
+      ctx.lineWidth = 3;
+      ctx.strokeStyle = FOCUS;
+      ctx.stroke();
+      ctx.restore();
+    }
+    for (const col of state.columns) {
+      const pose = game.poses["c" + col.id];
+      if (col.locked && pose) drawLock(ctx, sx(pose[0]), sy(pose[1] + col.height / 2 - 8));
+    }
+    if (state.touched && game.poses["c" + state.touched.column]) {
+      const pose = game.poses["c" + state.touched.column];
+      const label = fmt(gettext("%(load)s g"), { load: Math.round(state.touched.load) });
+      ctx.font = "600 14px system-ui, sans-serif";
+      const tw = ctx.measureText(label).width + 12;
+      const x = Math.min(Math.max(sx(pose[0]) - tw / 2, 2), game.view.width - tw - 2);
+      const y = Math.max(sy(pose[1] + 30) - 30, 2);
+      ctx.fillStyle = "#1f2328";
+      ctx.fillRect(x, y, tw, 24);
+      ctx.fillStyle = "#ffffff";
+      ctx.fillText(label, x + 6, y + 17);
+    }
+  }
+
+  // A small padlock on a locked column, drawn last so a front column cannot hide it.
+  function drawLock(ctx, x, y) {
+    ctx.save();
+    ctx.fillStyle = "#ffffff";
+    ctx.strokeStyle = "#1f2328";
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    ctx.arc(x, y, 9, 0, 2 * Math.PI);
+    ctx.fill();
+    ctx.stroke();
+    ctx.beginPath();
+    ctx.arc(x, y - 1.5, 3, Math.PI, 0);
+    ctx.lineWidth = 2;
+    ctx.stroke();
+    ctx.fillStyle = "#1f2328";
+    ctx.fillRect(x - 4.5, y - 1.5, 9, 6.5);
+    ctx.restore();
+  }
+
+  function drawGhost(ctx) {
+    const state = game.state;
+    if (state.phase === "holding" && state.holding !== null && legal("place").length) {
+      const col = state.columns.find((c) => c.id === state.holding);
+      const pose = placePose(col, game.ghost.x);
+      if (pose) {
+        drawColumn(ctx, { ...col, lane: game.ghost.lane, locked: false }, pose, 0.65);
+        ctx.save();
+        bodyPath(ctx, pose, col.width, col.height);
+        ctx.setLineDash([5, 4]);
+        ctx.lineWidth = 2;
+        ctx.strokeStyle = FOCUS;
+        ctx.stroke();
+        ctx.restore();
+      }
+    } else if (state.phase === "lay" && legal("lay_platform").length) {
+      const p = nextPlatform(state);
+      const top = topPlatform(state);
+      if (p && top) {
+        const y = top.y + top.thickness / 2 + state.dimensions.column_height + p.thickness / 2;
+        drawPlatform(ctx, p, [game.ghost.x, y, 0], 0.6);
+        ctx.save();
+        bodyPath(ctx, [game.ghost.x, y, 0], p.length, p.thickness);
+        ctx.setLineDash([5, 4]);
+        ctx.lineWidth = 2;
+        ctx.strokeStyle = FOCUS;
+        ctx.stroke();
+        ctx.restore();
+      }
+    }
+  }
+
+  // "place" x is along the top platform from its centre, in the platform's own frame.
+  function placePose(col, x) {
+    const top = topPlatform(game.state);
+    const pose = top && game.poses["p" + top.index];
+    if (!pose) return null;
+    const [px, py, a] = pose;
+    const up = top.thickness / 2 + col.height / 2;
+    return [px + x * Math.cos(a) - up * Math.sin(a), py + x * Math.sin(a) + up * Math.cos(a), a];
+  }
+
+  function worldToPlatformX(wx) {
+    const top = topPlatform(game.state);
+    const pose = top && game.poses["p" + top.index];
+    if (!pose) return wx;
+    return (wx - pose[0]) / Math.cos(pose[2]);
+  }
+
+  /* ---------- Animation ---------- */
+
+  const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+  function animate(frames, target) {
+    if (game.anim) game.anim = null;
+    if (!frames || !frames.length || reducedMotion()) {
+      game.root.removeAttribute("data-animating");
+      game.poses = target;
+      draw();
+      return;
+    }
+    const from = game.poses;
+    const tracks = {};
+    for (const frame of frames) {
+      for (const [name, pose] of Object.entries(frame.poses)) {
+        if (!tracks[name]) tracks[name] = [[0, from[name] || null]];
+        tracks[name].push([frame.t, pose]);
+      }
+    }
+    const anim = { start: performance.now(), duration: frames[frames.length - 1].t, tracks, from, target };
+    game.anim = anim;
+    game.root.setAttribute("data-animating", "");
+    const tick = (now) => {
+      if (game.anim !== anim) return;
+      const t = (now - anim.start) / 1000;
+      if (t >= anim.duration) {
+        game.anim = null;
+        game.poses = target;
+        game.root.removeAttribute("data-animating");
+      } else {
+        const poses = { ...from };
+        for (const [name, track] of Object.entries(tracks)) poses[name] = sample(track, t);
+        game.poses = poses;
+        requestAnimationFrame(tick);
+      }
+      draw();
+    };
+    requestAnimationFrame(tick);
+  }
+
+  function sample(track, t) {
+    let i = 0;
+    while (i + 1 < track.length && track[i + 1][0] <= t) i++;
+    const [t0, p0] = track[i];
+    if (i + 1 >= track.length) return p0;
+    const [t1, p1] = track[i + 1];
+    if (!p0 || !p1 || t1 <= t0) return p0;
+    const k = (t - t0) / (t1 - t0);
+    return [p0[0] + (p1[0] - p0[0]) * k, p0[1] + (p1[1] - p0[1]) * k, p0[2] + (p1[2] - p0[2]) * k];
+  }
+
+  /* ---------- Actions ---------- */
+
+  async function post(action) {
+    if (game.busy) return;
+    game.busy = true;
+    showError("");
+    const result = await api(game.root.dataset.actions, { version: game.state.version, action });
+    game.busy = false;
+    if (result.ok) {
+      applyResult(result.data, true);
+    } else if (result.status === 409) {
+      await reload(gettext("The match had moved on: here is its current state."));
+    } else {
+      showError(result.data.detail || gettext("That action was refused."));
+    }
+  }
+
+  async function reload(message) {
+    const result = await api(game.root.dataset.api);
+    if (!result.ok) {
+      showError(result.data.detail || gettext("The match could not be loaded."));
+      return;
+    }
+    applyResult({ state: result.data, frames: [], events: [] }, false);
+    if (message) narrate([message]);
+  }
+
+  function applyResult(data, acted) {
+    const first = game.state === null;
+    game.state = data.state;
+    game.highlight = null;
+    resetGhost();
+    layoutCanvas();
+    if (first) game.poses = posesOf(data.state);
+    animate(data.frames, posesOf(data.state));
+    const texts = (data.events || []).map((e) => e.text);
+    const handover = handoverText();
+    if (acted || texts.length) texts.push(sealSummary());
+    if (handover) texts.push(handover);
+    if (texts.length) narrate(texts);
+    renderPanel(acted);
+  }
+
+  // A shared screen: say whose turn it is when it passes to another person.
+  function handoverText() {
+    const state = game.state;
+    const turn = state.status === "playing" ? state.turn : null;
+    const changed = turn !== game.lastTurn;
+    game.lastTurn = turn;
+    if (!changed || turn === null || state.seats[turn].kind !== "human" || humans() < 2) return "";
+    return fmt(gettext("%(name)s, your turn."), { name: seatName(turn) });
+  }
+
+  function sealSummary() {
+    const seal = game.state.seal;
+    if (seal.holder === null || seal.holder === undefined) {
+      return seal.started ? gettext("Nobody holds the seal.") : gettext("The race for the seal has not started.");
+    }
+    const points = game.state.scores[seal.holder];
+    return fmt(ngettext("Seal: %(name)s, %(points)s point.", "Seal: %(name)s, %(points)s points.", points), {
+      name: seatName(seal.holder),
+      points,
+    });
+  }
+
+  function narrate(texts) {
+    const line = texts.join(" ");
+    game.root.querySelector("#narration").textContent = line;
+    const log = game.root.querySelector("#log");
+    log.prepend(el("li", { text: line }));
+    while (log.children.length > 60) log.lastElementChild.remove();
+  }
+
+  function showError(text) {
+    const node = game.root.querySelector("#error");
+    node.textContent = text;
+    node.hidden = !text;
+  }
+
+  /* ---------- Panel ---------- */
+
+  function renderPanel(acted) {
+    const state = game.state;
+    const actions = game.root.querySelector("#actions");
+    const hadFocus = actions.contains(document.activeElement) || document.activeElement === document.body;
+    renderBanner();
+    actions.replaceChildren();
+    const prompt = game.root.querySelector("#prompt");
+    prompt.textContent = "";
+    const builder = PHASES[state.phase];
+    if (state.status === "playing" && state.legal_actions.length && builder) {
+      prompt.textContent = builder(actions);
+    } else if (state.status === "playing") {
+      prompt.textContent = fmt(gettext("Waiting for %(name)s…"), { name: seatName(state.turn) });
+      actions.append(el("button", { type: "button", onclick: () => reload(""), text: gettext("Reload the match") }));
+    }
+    renderScores();
+    renderTray();
+    renderGameOver(acted);
+    if (acted && hadFocus && state.status === "playing") {
+      const first = actions.querySelector("[data-primary]") || actions.querySelector("button, [tabindex='0']");
+      if (first) first.focus();
+    }
+  }
+
+  function renderBanner() {
+    const state = game.state;
+    const banner = game.root.querySelector("#turn-banner");
+    banner.replaceChildren();
+    banner.className = "turn-banner";
+    if (state.status !== "playing") {
+      banner.textContent = gettext("The game is over.");
+      return;
+    }
+    const seat = state.seats[state.turn];
+    if (!seat) return;
+    seat.colours.forEach((c) => banner.append(swatch(c)));
+    const text =
+      seat.kind === "bot"
+        ? fmt(gettext("%(name)s (bot) is playing."), { name: seat.name })
+        : fmt(gettext("%(name)s, your turn"), { name: seat.name });
+    banner.append(el("span", { text }));
+    if (humans() > 1 && seat.kind === "human") banner.classList.add("handover");
+  }
+
+  const PHASES = {
+    choose_colour(box) {
+      for (const action of legal("choose_colour")) {
+        box.append(
+          el(
+            "button",
+            { type: "button", class: "choice", onclick: () => post(action) },
+            swatch(action.colour),
+            fmt(gettext("Play %(colour)s"), { colour: colourName(action.colour) }),
+          ),
+        );
+      }
+      addAskPlatform(box);
+      return gettext("Choose the colour you play this turn.");
+    },
+    move(box) {
+      columnList(box, legal("touch"), gettext("Touch"));
+      addAskPlatform(box);
+      const state = game.state;
+      if (state.context === "claim_protest" && state.claim) {
+        return fmt(gettext("Prove your protest: move one of %(name)s's columns to the top platform."), {
+          name: seatName(state.claim.claimant),
+        });
+      }
+      if (state.context === "neutral_protest") {
+        return gettext("Prove your protest: move a neutral column to the top platform.");
+      }
+      if (state.step === "neutral") {
+        return gettext("First move a neutral column. Touching a column commits you to it.");
+      }
+      return gettext("Touch a column to move: touching commits you to it. It shows the load it bears.");
+    },
+    touched(box) {
+      const touched = game.state.touched;
+      const col = game.state.columns.find((c) => c.id === touched.column);
+      const pull = legal("pull")[0];
+      const abort = legal("abort")[0];
+      if (pull) box.append(el("button", { type: "button", "data-primary": true, onclick: () => post(pull), text: gettext("Pull it out") }));
+      if (abort) box.append(abortButton(abort, gettext("Abort: put it back (locked)")));
+      return fmt(gettext("The %(column)s bears %(load)s g. Pull it out, or abort (Escape): it goes back, locked."), {
+        column: columnName(col),
+        load: Math.round(touched.load),
+      });
+    },
+    holding(box) {
+      const top = topPlatform(game.state);
+      placementControls(box, legal("place"), true);
+      const abort = legal("abort")[0];
+      if (abort) box.append(abortButton(abort, gettext("Abort: put it back (locked)")));
+      return fmt(gettext("Choose where to stand the column on the %(platform)s platform: drag or tap on it, or use the arrow keys, then place it."), {
+        platform: colourName(top.colour),
+      });
+    },
+    claim(box) {
+      addAnswer(box);
+      const claim = game.state.claim;
+      return fmt(gettext("%(claimant)s asks for a new platform, claiming no column can be moved. %(name)s, do you protest? Then you must move one of their columns to the top yourself."), {
+        claimant: seatName(claim.claimant),
+        name: seatName(game.state.turn),
+      });
+    },
+    neutral_protest(box) {
+      addAnswer(box);
+      return fmt(gettext("%(builder)s aborted the neutral move. %(name)s, do you object that a neutral column could have been moved? Then you must prove it."), {
+        builder: seatName(game.state.turn_player),
+        name: seatName(game.state.turn),
+      });
+    },
+    penalty(box) {
+      columnList(box, legal("remove_column"), gettext("Remove"));
+      const claim = game.state.claim;
+      return fmt(gettext("The protest failed: remove one of %(name)s's columns from the game."), {
+        name: seatName(claim ? claim.protester : null),
+      });
+    },
+    lay(box) {
+      const p = nextPlatform(game.state);
+      const lays = legal("lay_platform");
+      if (lays.length) placementControls(box, lays, false);
+      const pass = legal("pass")[0];
+      if (pass) box.append(el("button", { type: "button", class: "secondary", onclick: () => post(pass), text: gettext("Pass: the platform cannot be laid") }));
+      return lays.length
+        ? fmt(gettext("Lay the %(platform)s platform on the top columns: choose where, then lay it."), { platform: colourName(p.colour) })
+        : gettext("The platform cannot rest on three columns: the turn passes without it.");
+    },
+  };
+
+  function abortButton(action, label) {
+    return el("button", { type: "button", class: "secondary", "data-abort": true, onclick: () => post(action), text: label });
+  }
+
+  function addAskPlatform(box) {
+    const ask = legal("ask_platform")[0];
+    if (!ask) return;
+    const next = nextPlatform(game.state);
+    box.append(
+      el("button", {
+        type: "button",
+        class: "secondary",
+        onclick: () => post(ask),
+        text: fmt(gettext("Ask for the %(platform)s platform"), { platform: colourName(next ? next.colour : "") }),
+      }),
+    );
+  }
+
+  function addAnswer(box) {
+    const protest = legal("protest")[0];
+    const decline = legal("decline")[0];
+    if (protest) box.append(el("button", { type: "button", "data-primary": true, onclick: () => post(protest), text: gettext("Protest") }));
+    if (decline) box.append(el("button", { type: "button", class: "secondary", onclick: () => post(decline), text: gettext("Decline") }));
+  }
+
+  function whereText(col) {
+    if (col.where === "base") return gettext("on the base");
+    const platform = game.state.platforms[col.level - 1];
+    return fmt(gettext("on the %(platform)s platform"), { platform: colourName(platform ? platform.colour : "") });
+  }
+
+  // Columns the player may act on, as buttons: Tab through them, Enter to act.
+  function columnList(box, list, verb) {
+    const ul = el("ul", { class: "column-list", "aria-label": gettext("Columns you may choose") });
+    for (const action of list) {
+      const col = game.state.columns.find((c) => c.id === action.column);
+      const detail = [whereText(col), LANE_NAMES[col.lane], fmt(gettext("x %(x)s mm"), { x: Math.round(col.x) })].join(", ");
+      const button = el(
+        "button",
+        {
+          type: "button",
+          class: "column-choice",
+          "data-column": col.id,
+          onclick: () => post(action),
+          onfocus: () => setHighlight(col.id),
+          onblur: () => setHighlight(null),
+          onmouseenter: () => setHighlight(col.id),
+          onmouseleave: () => setHighlight(null),
+        },
+        swatch(col.colour),
+        el("span", { class: "choice-text" }, el("strong", { text: verb + " " + columnName(col) }), el("span", { class: "choice-detail", text: detail })),
+      );
+      ul.append(el("li", {}, button));
+    }
+    box.append(ul);
+  }
+
+  function setHighlight(id) {
+    game.highlight = id;
+    draw();
+  }
+
+  /* ---------- Placement: a ghost on the top platform (place) or above it (lay) ---------- */
+
+  function placeXs(lane) {
+    const state = game.state;
+    if (state.phase === "lay") return legal("lay_platform").map((a) => a.x);
+    return legal("place").filter((a) => a.lane === lane).map((a) => a.x);
+  }
+
+  function lanesWithRoom() {
+    return [0, 1, 2].filter((lane) => placeXs(lane).length);
+  }
+
+  function nearest(xs, x) {
+    return xs.reduce((best, v) => (Math.abs(v - x) < Math.abs(best - x) ? v : best), xs[0]);
+  }
+
+  function resetGhost() {
+    const lanes = lanesWithRoom();
+    const lane = lanes.length ? lanes[0] : 0;
+    const xs = placeXs(lane);
+    game.ghost = { lane, x: xs.length ? nearest(xs, 0) : 0 };
+  }
+
+  function moveGhost(x, lane) {
+    const xs = placeXs(lane);
+    if (!xs.length) return;
+    game.ghost = { lane, x: nearest(xs, x) };
+    updateSlider();
+    draw();
+  }
+
+  function stepGhost(direction) {
+    const xs = placeXs(game.ghost.lane).slice().sort((a, b) => a - b);
+    const i = xs.indexOf(game.ghost.x);
+    const next = xs[Math.min(xs.length - 1, Math.max(0, i + direction))];
+    moveGhost(next, game.ghost.lane);
+  }
+
+  function stepLane(direction) {
+    const lanes = lanesWithRoom();
+    const i = lanes.indexOf(game.ghost.lane);
+    const lane = lanes[Math.min(lanes.length - 1, Math.max(0, i + direction))];
+    if (lane !== undefined) moveGhost(game.ghost.x, lane);
+  }
+
+  function chosenAction() {
+    const { x, lane } = game.ghost;
+    if (game.state.phase === "lay") return legal("lay_platform").find((a) => a.x === x);
+    return legal("place").find((a) => a.x === x && a.lane === lane);
+  }
+
+  function confirmPlacement() {
+    const action = chosenAction();
+    if (action) post(action);
+  }
+
+  function placementControls(box, list, withLanes) {
+    const xs = list.map((a) => a.x);
+    const slider = el("div", {
+      class: "placer",
+      role: "slider",
+      tabindex: "0",
+      "data-primary": true,
+      "aria-label": withLanes ? gettext("Position on the top platform") : gettext("Position of the new platform"),
+      "aria-valuemin": Math.min(...xs),
+      "aria-valuemax": Math.max(...xs),
+      "aria-describedby": "placer-help",
+      onkeydown: placerKeys,
+    });
+    box.append(slider);
+    box.append(
+      el("p", {
+        id: "placer-help",
+        class: "help",
+        text: withLanes
+          ? gettext("Left and right arrows move it, up and down change the lane, Enter places it.")
+          : gettext("Left and right arrows move it, Enter lays it."),
+      }),
+    );
+    if (withLanes) {
+      const group = el("div", { class: "lanes", role: "radiogroup", "aria-label": gettext("Lane") });
+      for (const lane of [0, 1, 2]) {
+        const has = placeXs(lane).length > 0;
+        const input = el("input", { type: "radio", name: "lane", value: lane, disabled: !has, onchange: () => moveGhost(game.ghost.x, lane) });
+        input.checked = lane === game.ghost.lane;
+        group.append(el("label", { class: "lane-option" }, input, " " + LANE_NAMES[lane]));
+      }
+      box.append(group);
+    }
+    const row = el("div", { class: "nudge" });
+    row.append(el("button", { type: "button", class: "secondary", "aria-label": gettext("Move left"), onclick: () => stepGhost(-1), text: "◀" }));
+    row.append(el("button", { type: "button", class: "secondary", "aria-label": gettext("Move right"), onclick: () => stepGhost(1), text: "▶" }));
+    row.append(
+      el("button", {
+        type: "button",
+        "data-confirm": true,
+        onclick: confirmPlacement,
+        text: withLanes ? gettext("Place it here") : gettext("Lay it here"),
+      }),
+    );
+    box.append(row);
+    updateSlider();
+  }
+
+  function updateSlider() {
+    const slider = game.root.querySelector(".placer");
+    if (!slider) return;
+    const { x, lane } = game.ghost;
+    const lay = game.state.phase === "lay";
+    const text = lay
+      ? fmt(gettext("x %(x)s mm"), { x: Math.round(x) })
+      : fmt(gettext("x %(x)s mm, %(lane)s"), { x: Math.round(x), lane: LANE_NAMES[lane] });
+    slider.setAttribute("aria-valuenow", x);
+    slider.setAttribute("aria-valuetext", text);
+    slider.textContent = text;
+    game.root.querySelectorAll("input[name=lane]").forEach((input) => {
+      input.checked = Number(input.value) === lane;
+    });
+  }
+
+  function placerKeys(event) {
+    const keys = {
+      ArrowLeft: () => stepGhost(-1),
+      ArrowRight: () => stepGhost(1),
+      Home: () => stepGhost(-1000),
+      End: () => stepGhost(1000),
+      ArrowUp: () => stepLane(1),
+      ArrowDown: () => stepLane(-1),
+      Enter: confirmPlacement,
+      " ": confirmPlacement,
+    };
+    const handler = keys[event.key];
+    if (handler) {
+      event.preventDefault();
+      handler();
+    }
+  }
+
+  /* ---------- Pointer on the canvas ---------- */
+
+  function canvasPoint(event) {
+    const rect = game.canvas.getBoundingClientRect();
+    return toWorld(event.clientX - rect.left, event.clientY - rect.top);
+  }
+
+  // The column under the pointer, with a 44 px wide target even for a thin column.
+  function columnAt(wx, wy, ids) {
+    const s = game.view.scale;
+    let best = null;
+    for (const col of game.state.columns) {
+      const pose = game.poses["c" + col.id];
+      if (!pose || !ids.has(col.id)) continue;
+      const dx = wx - pose[0];
+      const dy = wy - pose[1];
+      const c = Math.cos(pose[2]);
+      const sn = Math.sin(pose[2]);
+      const lx = dx * c + dy * sn;
+      const ly = -dx * sn + dy * c;
+      const halfW = Math.max(col.width / 2, 22 / s);
+      if (Math.abs(lx) > halfW || Math.abs(ly) > col.height / 2 + 4 / s) continue;
+      const score = col.lane * 1000 + Math.abs(lx);
+      if (!best || score < best.score) best = { col, score };
+    }
+    return best && best.col;
+  }
+
+  function onPointer(event) {
+    const state = game.state;
+    if (!state || state.status !== "playing" || game.busy) return;
+    const [wx, wy] = canvasPoint(event);
+    if (state.phase === "holding" && legal("place").length) {
+      if (event.type === "pointerdown" || event.buttons) moveGhost(worldToPlatformX(wx), game.ghost.lane);
+      return;
+    }
+    if (state.phase === "lay" && legal("lay_platform").length) {
+      if (event.type === "pointerdown" || event.buttons) moveGhost(wx, 0);
+      return;
+    }
+    const choices = legal("touch").length ? legal("touch") : legal("remove_column");
+    if (!choices.length) return;
+    const col = columnAt(wx, wy, new Set(choices.map((a) => a.column)));
+    if (event.type === "pointermove") {
+      if ((col ? col.id : null) !== game.highlight) setHighlight(col ? col.id : null);
+      game.canvas.style.cursor = col ? "pointer" : "";
+    } else if (event.type === "pointerdown" && col) {
+      post(choices.find((a) => a.column === col.id));
+    }
+  }
+
+  /* ---------- Scores, tray, end ---------- */
+
+  function renderScores() {
+    const state = game.state;
+    const top = topPlatform(state);
+    const topLine = game.root.querySelector("#top-platform");
+    topLine.replaceChildren(swatch(top.colour), fmt(gettext("Top platform: %(platform)s"), { platform: colourName(top.colour) }));
+    const list = game.root.querySelector("#scoreboard");
+    list.replaceChildren();
+    for (const seat of state.seats) {
+      const badges = [];
+      if (state.seal.holder === seat.seat) badges.push(el("span", { class: "badge seal", text: gettext("seal") }));
+      if (state.seal.previous === seat.seat) badges.push(el("span", { class: "badge previous", text: gettext("previous seal") }));
+      if (state.status === "playing" && state.turn === seat.seat) badges.push(el("span", { class: "badge turn", text: gettext("to play") }));
+      const who = seat.kind === "bot" ? fmt(gettext("%(name)s (bot, %(level)s)"), { name: seat.name, level: botLevel(seat.level) }) : seat.name;
+      const colours = el("span", { class: "colours" });
+      seat.colours.forEach((c) => colours.append(swatch(c), colourName(c) + " "));
+      const points = state.scores[seat.seat];
+      list.append(
+        el(
+          "li",
+          { class: state.turn === seat.seat ? "current" : "" },
+          el("strong", { text: who }),
+          " ",
+          ...badges,
+          el("br"),
+          colours,
+          el("span", { class: "points", text: fmt(ngettext("%(points)s point", "%(points)s points", points), { points }) }),
+        ),
+      );
+    }
+    const locked = state.columns.filter((c) => c.locked && !c.removed).length;
+    const removed = state.columns.filter((c) => c.removed).length;
+    let counts =
+      fmt(ngettext("%(n)s locked column", "%(n)s locked columns", locked), { n: locked }) +
+      " · " +
+      fmt(ngettext("%(n)s column out of the game", "%(n)s columns out of the game", removed), { n: removed });
+    if (state.neutral) counts += " · " + fmt(gettext("neutral colour: %(colour)s"), { colour: colourName(state.neutral) });
+    game.root.querySelector("#counts").textContent = counts;
+  }
+
+  function botLevel(level) {
+    return level === "easy" ? gettext("easy") : gettext("careful");
+  }
+
+  function renderTray() {
+    const tray = game.root.querySelector("#tray");
+    tray.replaceChildren();
+    const out = game.state.columns.filter((c) => c.removed);
+    if (!out.length) tray.append(el("li", { class: "empty", text: gettext("None yet.") }));
+    for (const col of out) tray.append(el("li", {}, swatch(col.colour), columnName(col)));
+  }
+
+  function renderGameOver(acted) {
+    const state = game.state;
+    const section = game.root.querySelector("#game-over");
+    section.hidden = state.status !== "finished";
+    if (section.hidden) return;
+    const heading = section.querySelector("#game-over-heading");
+    heading.textContent =
+      state.winner === null || state.winner === undefined
+        ? gettext("Nobody wins.")
+        : fmt(gettext("%(name)s wins!"), { name: seatName(state.winner) });
+    section.querySelector("#end-reason").textContent = state.end_reason_text || "";
+    if (acted) heading.focus();
+  }
+
+  async function playAgain(button) {
+    const state = game.state;
+    const players = state.seats.map((s) => (s.kind === "bot" ? { name: s.name, kind: "bot", level: s.level } : { name: s.name, kind: "human" }));
+    button.disabled = true;
+    const result = await api(game.root.dataset.create, { players, options: state.options });
+    button.disabled = false;
+    if (!result.ok) {
+      showError(result.data.detail || gettext("The match could not be created."));
+      return;
+    }
+    rememberIntro(result.data);
+    window.location.assign(matchUrl(game.root.dataset.matchUrl, result.data.id));
+  }
+
+  /* ---------- Play page set-up ---------- */
+
+  function initMatch(root) {
+    game.root = root;
+    game.canvas = root.querySelector("#villa");
+    game.stage = root.querySelector("#stage");
+    for (const type of ["pointerdown", "pointermove"]) game.canvas.addEventListener(type, onPointer);
+    root.querySelector("#play-again").addEventListener("click", (e) => playAgain(e.currentTarget));
+    document.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape" || !game.state || game.busy) return;
+      const abort = legal("abort")[0];
+      if (abort) {
+        event.preventDefault();
+        post(abort);
+      }
+    });
+    let resizeTimer = null;
+    window.addEventListener("resize", () => {
+      clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(() => {
+        if (!game.state) return;
+        layoutCanvas();
+        draw();
+      }, 100);
+    });
+    const id = root.dataset.api.split("/").filter(Boolean).pop();
+    let intro = [];
+    try {
+      intro = JSON.parse(sessionStorage.getItem("paletti-intro-" + id) || "[]");
+      sessionStorage.removeItem("paletti-intro-" + id);
+    } catch (_e) {
+      intro = [];
+    }
+    api(root.dataset.api).then((result) => {
+      if (!result.ok) {
+        showError(result.data.detail || gettext("The match could not be loaded."));
+        return;
+      }
+      applyResult({ state: result.data, frames: [], events: intro }, false);
+      root.classList.add("ready");
+    });
+  }
+
+  const setupForm = document.getElementById("paletti-setup");
+  if (setupForm) initSetup(setupForm);
+  const matchRoot = document.getElementById("paletti-match");
+  if (matchRoot) initMatch(matchRoot);
+})();
