@@ -2,16 +2,19 @@
 
 Run from the repository root:  .venv/bin/python bench/api_bench.py [--turns N]
 
-For each action of a two-person match (choose colour, touch, pull, place…) it times the
-POST through Django's test client (JSON parsing, database read, snapshot load, engine,
-snapshot store, response) and, in the same run, the engine alone applying the same action
-to the same loaded state. It prints both, their ratio (target ≤ 1.5), and the size of a
+For each action of a match (choose colour, touch, pull, place…) it times the
+POST through the project's WSGI application, as a WSGI server calls it (middleware, JSON
+parsing, database read, snapshot load, engine, snapshot store, JSON response), and, in
+the same run, the engine alone doing the same work: the same action applied to the same
+loaded state, plus the bots' answers when a bot plays next. Two matches: two people, and
+a person against a careful bot. It prints both, their ratio (target ≤ 1.5), and the size of a
 place action's response with its frames, raw and gzipped (target ≤ 60 KB gzipped).
 The database is a throw-away SQLite file, or DATABASE_URL if set.
 """
 
 import argparse
 import gzip
+import io
 import json
 import os
 import statistics
@@ -36,60 +39,94 @@ def main():
 
     django.setup()
     from django.core.management import call_command
-    from django.test import Client
-    from django.urls import reverse
 
-    from paletti import engine, services
-    from paletti.models import Match
+    from catalogue.wsgi import application
 
     call_command("migrate", verbosity=0)
-    client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    created = client.post(
-        reverse("api:paletti-match-list"),
-        {"players": [{"name": "Ada"}, {"name": "Bo"}], "seed": 2024},
-        content_type="application/json",
-    ).json()
+    people = [{"name": "Ada"}, {"name": "Bo"}]
+    versus_bot = [{"name": "Ada"}, {"name": "Robot", "kind": "bot", "level": "careful"}]
+    for title, players in (("two people", people), ("a person against a careful bot", versus_bot)):
+        api_times, engine_times, place_sizes, turns = _measure(application, players, args.turns)
+        api_total, engine_total = sum(api_times), sum(engine_times)
+        print(f"{title}: {len(api_times)} action requests over {turns} turns")
+        print(
+            f"  API request end to end: total {api_total * 1000:.1f} ms, "
+            f"median {statistics.median(api_times) * 1000:.2f} ms"
+        )
+        print(
+            f"  engine alone, same work: total {engine_total * 1000:.1f} ms, "
+            f"median {statistics.median(engine_times) * 1000:.2f} ms"
+        )
+        print(f"  ratio API / engine: {api_total / engine_total:.2f} (target <= 1.5)")
+        if place_sizes:
+            raw = max(size for size, _ in place_sizes)
+            zipped = max(size for _, size in place_sizes)
+            print(
+                f"  largest place response: {raw / 1024:.1f} KB raw, "
+                f"{zipped / 1024:.1f} KB gzipped (target <= 60 KB gzipped)"
+            )
+
+
+def _measure(application, players, max_turns):
+    """Time each action request and, just before it, the engine's work for it: the same
+    action on the same loaded state, plus the bots' answers the server plays with it."""
+    from django.urls import reverse
+
+    from paletti import services
+    from paletti.models import Match
+
+    body = json.dumps({"players": players, "seed": 2024})
+    _, created = _post(application, reverse("api:paletti-match-list"), body)
+    created = json.loads(created)
     match_id, state = created["id"], created["state"]
     url = reverse("api:paletti-match-actions", kwargs={"match_id": match_id})
-
     api_times, engine_times, place_sizes = [], [], []
     turns = 0
-    while state["status"] == "playing" and turns < args.turns:
+    while state["status"] == "playing" and turns < max_turns:
         match = Match.objects.get(pk=match_id)
         loaded = services.load_state(match)
         action = _next_action(state, loaded)
+        services.seats_of(match)  # read before the clock starts: the engine's work only
         started = time.perf_counter()
-        engine.apply_action(loaded, action)
+        services.run_engine(match, loaded, action, match.version)
         engine_times.append(time.perf_counter() - started)
 
         body = json.dumps({"version": state["version"], "action": action})
         started = time.perf_counter()
-        response = client.post(url, body, content_type="application/json")
+        status, content = _post(application, url, body)
         api_times.append(time.perf_counter() - started)
-        assert response.status_code == 200, response.content
+        assert status.startswith("200"), content
         if action["type"] == "place":
-            place_sizes.append((len(response.content), len(gzip.compress(response.content))))
+            place_sizes.append((len(content), len(gzip.compress(content))))
             turns += 1
-        state = response.json()["state"]
+        state = json.loads(content)["state"]
+    return api_times, engine_times, place_sizes, turns
 
-    api_total, engine_total = sum(api_times), sum(engine_times)
-    print(f"actions timed: {len(api_times)} over {turns} turns")
-    print(
-        f"API request end to end: total {api_total * 1000:.1f} ms, "
-        f"median {statistics.median(api_times) * 1000:.2f} ms"
-    )
-    print(
-        f"engine alone, same actions: total {engine_total * 1000:.1f} ms, "
-        f"median {statistics.median(engine_times) * 1000:.2f} ms"
-    )
-    print(f"ratio API / engine: {api_total / engine_total:.2f} (target <= 1.5)")
-    if place_sizes:
-        raw = max(size for size, _ in place_sizes)
-        zipped = max(size for _, size in place_sizes)
-        print(
-            f"largest place response: {raw / 1024:.1f} KB raw, {zipped / 1024:.1f} KB gzipped "
-            "(target <= 60 KB gzipped)"
-        )
+
+def _post(application, path, body):
+    """POST a JSON body through the WSGI application, as a WSGI server would."""
+    data = body.encode()
+    environ = {
+        "REQUEST_METHOD": "POST",
+        "PATH_INFO": path,
+        "CONTENT_TYPE": "application/json",
+        "CONTENT_LENGTH": str(len(data)),
+        "HTTP_ACCEPT_LANGUAGE": "en",
+        "HTTP_HOST": "127.0.0.1",
+        "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "8000",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "wsgi.input": io.BytesIO(data),
+        "wsgi.url_scheme": "http",
+        "wsgi.errors": sys.stderr,
+    }
+    answer = {}
+
+    def start_response(status, headers, exc_info=None):
+        answer["status"] = status
+
+    content = b"".join(application(environ, start_response))
+    return answer["status"], content
 
 
 def _next_action(state, loaded):

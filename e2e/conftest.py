@@ -50,3 +50,12 @@ def page(request, browser):
 def screenshot(page, name):
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=SCREENSHOTS / f"{name}-{page.width}.png", full_page=True)
+
+
+def english_url(server, name, **kwargs):
+    """A page's address in English, so tests read the same whatever the translations say."""
+    from django.urls import reverse
+    from django.utils import translation
+
+    with translation.override("en"):
+        return server.url + reverse(name, kwargs=kwargs or None)

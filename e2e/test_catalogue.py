@@ -3,14 +3,10 @@
 import re
 
 from axe_playwright_python.sync_playwright import Axe
-from django.urls import reverse
 from playwright.sync_api import expect
 
+from e2e.conftest import english_url as url
 from e2e.conftest import screenshot
-
-
-def url(server, name, **kwargs):
-    return server.url + reverse(name, kwargs=kwargs or None)
 
 
 def test_search_from_home_then_open_a_record(seeded_server, page):

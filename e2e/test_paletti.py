@@ -8,19 +8,12 @@ import re
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from django.urls import reverse
-from django.utils import translation
 from playwright.sync_api import expect
 
+from e2e.conftest import english_url as url
 from e2e.conftest import screenshot
 
 SEED = 42
-
-
-def url(server, name, **kwargs):
-    # English pages, so the tests read the same whatever the translators have done.
-    with translation.override("en"):
-        return server.url + reverse(name, kwargs=kwargs or None)
 
 
 def start_from_setup(server, page, second="a bot (careful)"):

@@ -25,7 +25,7 @@ def test_switch_language_then_compare(seeded_server, page):
     expect(page.locator(".lang-switch [aria-current]")).to_have_text("Dansk")
 
     page.locator(".rules-summary .rule-languages a").last.click()  # the side-by-side link
-    page.get_by_label(re.compile("^(Højre|Right)$")).select_option("pl")
+    page.get_by_label(re.compile("^(Højre|Right)")).select_option("pl")
     page.get_by_role("button").filter(has_text=re.compile("Sammenlign|Compare")).click()
 
     expect(page).to_have_url(re.compile(r"left=da.*right=pl"))

@@ -64,10 +64,11 @@ def create_match(*, seats: list[SeatSpec], options: dict | None = None, seed: in
             Seat(match=match, index=i, name=s.name, kind=s.kind, level=s.level)
             for i, s in enumerate(seats)
         )
-    outcome = Outcome(match=match, state=state)
-    if _bot_to_act(match, state):
-        outcome = _advance(match, state, [], [], [], version=0)
-    return outcome
+    if not _bot_to_act(match, state):
+        return Outcome(match=match, state=state)
+    turn = run_engine(match, state, None, version=0)
+    _store(match, turn.state, turn.log, 0)
+    return Outcome(match=match, state=turn.state, frames=turn.frames, events=turn.events)
 
 
 def load_state(match: Match) -> engine.State:
@@ -86,30 +87,44 @@ def play(*, match: Match, version: int, action: dict) -> Outcome:
     to_act = state.rules["to_act"]
     if to_act is not None and _seats(match)[to_act].kind == SeatKind.BOT:
         raise MatchError("bot_to_act", "A bot is to act, not a person.")
-    result = engine.apply_action(state, action)
-    log = [(to_act, dict(action), False)]
-    return _advance(match, result.state, list(result.frames), list(result.events), log, version)
+    turn = run_engine(match, state, action, version)
+    _store(match, turn.state, turn.log, version)
+    return Outcome(match=match, state=turn.state, frames=turn.frames, events=turn.events)
 
 
-def _advance(match, state, frames, events, log, version) -> Outcome:
-    """Let bots act until a person must, then store everything in one conditional write."""
+@dataclass
+class EngineTurn:
+    state: engine.State
+    frames: list
+    events: list
+    log: list  # (seat, action, by_bot) in order
+
+
+def run_engine(match: Match, state: engine.State, action: dict | None, version: int):
+    """The engine's whole work for one request, without the database: the person's
+    action (if any), then bots until a person must act. Deterministic: each bot decision
+    draws from its own stream seeded by the match's seed and the action's number."""
+    frames, events, log = [], [], []
+    if action is not None:
+        result = engine.apply_action(state, action)
+        frames, events = list(result.frames), list(result.events)
+        log.append((state.rules["to_act"], dict(action), False))
+        state = result.state
     seats = _seats(match)
     offset = _end_time(frames)
     for _ in range(MAX_BOT_ACTIONS):
         if not _bot_to_act(match, state, seats):
             break
         seat = state.rules["to_act"]
-        # Each bot decision has its own seeded stream: the match replays exactly.
         rng = random.Random(f"{match.seed}:bot:{version + len(log)}")  # noqa: S311
-        action = engine.choose_action(state, seats[seat].level, rng)
-        result = engine.apply_action(state, action)
+        bot_action = engine.choose_action(state, seats[seat].level, rng)
+        result = engine.apply_action(state, bot_action)
         frames.extend(_shifted(result.frames, offset))
         offset = _end_time(frames)
         events.extend(result.events)
-        log.append((seat, action, True))
+        log.append((seat, bot_action, True))
         state = result.state
-    _store(match, state, log, version)
-    return Outcome(match=match, state=state, frames=frames, events=events)
+    return EngineTurn(state=state, frames=frames, events=events, log=log)
 
 
 def _store(match, state, log, version):

@@ -14,9 +14,10 @@ LOCALE = Path(settings.BASE_DIR) / "locale"
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.parametrize("domain", ["django", "djangojs"])
 @pytest.mark.parametrize("language", ["fr", "da", "pl"])
-def test_po_file_is_complete(language):
-    po = polib.pofile(str(LOCALE / language / "LC_MESSAGES" / "django.po"))
+def test_po_file_is_complete(language, domain):
+    po = polib.pofile(str(LOCALE / language / "LC_MESSAGES" / f"{domain}.po"))
     untranslated = [entry.msgid for entry in po.untranslated_entries()]
     fuzzy = [entry.msgid for entry in po.fuzzy_entries()]
     assert untranslated == [], f"{language}: untranslated {untranslated[:10]}"
