@@ -280,3 +280,85 @@ def test_a_reloaded_match_continues_identically(api):
     assert json.dumps(engine.state_to_json(replayed)["columns"]) == json.dumps(
         via_api["state"]["columns"]
     )
+
+
+def _reach_a_claim(api):
+    """Three builds by two people (seed 42), after which Ada may ask for a platform."""
+    body = create(api, TWO_PEOPLE, seed=42)
+    match_id, state = body["id"], body["state"]
+    for colour, column, x in [("pink", 19, -40), ("black", 9, 0), ("white", 4, 45)]:
+        for action in (
+            {"type": "choose_colour", "colour": colour},
+            {"type": "touch", "column": column},
+            {"type": "pull", "column": column},
+        ):
+            state = post_action(api, match_id, state["version"], action).json()["state"]
+        places = [a for a in state["legal_actions"] if a["type"] == "place" and a["lane"] == 0]
+        place = min(places, key=lambda a: abs(a["x"] - x))
+        state = post_action(api, match_id, state["version"], place).json()["state"]
+    return match_id, state
+
+
+def kinds(state):
+    return {action["type"] for action in state["legal_actions"]}
+
+
+def test_claim_declined_then_the_platform_is_laid(api):
+    match_id, state = _reach_a_claim(api)
+    assert "ask_platform" in kinds(state)
+    claimant = state["turn"]
+    state = post_action(api, match_id, state["version"], {"type": "ask_platform"}).json()["state"]
+    assert state["turn"] != claimant and kinds(state) == {"protest", "decline"}
+    answer = post_action(api, match_id, state["version"], {"type": "decline"}).json()
+    state = answer["state"]
+    assert "claim_unchallenged" in [e["code"] for e in answer["events"]]
+    assert state["turn"] == claimant and "lay_platform" in kinds(state)
+    laid = post_action(api, match_id, state["version"], first(state, "lay_platform")).json()
+    assert "platform_laid" in [e["code"] for e in laid["events"]]
+    assert laid["state"]["platforms"][1]["laid"] is True
+
+
+def test_failed_protest_lets_the_claimant_remove_a_column(api):
+    match_id, state = _reach_a_claim(api)
+    for action in ({"type": "ask_platform"}, {"type": "protest"}):
+        state = post_action(api, match_id, state["version"], action).json()["state"]
+    touch = first(state, "touch")
+    state = post_action(api, match_id, state["version"], touch).json()["state"]
+    abort = {"type": "abort", "column": touch["column"]}
+    state = post_action(api, match_id, state["version"], abort).json()["state"]
+    assert kinds(state) == {"remove_column"}
+    removal = first(state, "remove_column")
+    removed = post_action(api, match_id, state["version"], removal).json()
+    assert removed["state"]["columns"][removal["column"]]["removed"] is True
+    refused = post_action(api, match_id, removed["state"]["version"], removal)
+    assert refused.status_code == 400
+
+
+def test_every_refusal_the_engine_can_give_is_translated():
+    import ast
+    from pathlib import Path
+
+    from paletti import messages
+
+    source = (Path(engine.__file__).parent / "rules.py").read_text()
+    codes = set()
+    for node in ast.walk(ast.parse(source)):
+        # Refusals are raised as IllegalAction(code, …) / _refuse(code, …) or returned as
+        # (code, reason) pairs by the *_problem helpers.
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in {
+            "_refuse",
+            "IllegalAction",
+        }:
+            first_arg = node.args[0] if node.args else None
+            if isinstance(first_arg, ast.Constant):
+                codes.add(first_arg.value)
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple):
+            head = node.value.elts[0] if node.value.elts else None
+            if (
+                isinstance(head, ast.Constant)
+                and isinstance(head.value, str)
+                and len(node.value.elts) == 2
+            ):
+                codes.add(head.value)
+    assert codes, "no refusal codes found"
+    assert codes - set(messages.REFUSALS) == set()
