@@ -59,3 +59,16 @@ def english_url(server, name, **kwargs):
 
     with translation.override("en"):
         return server.url + reverse(name, kwargs=kwargs or None)
+
+
+def assert_no_serious_violation(page, name):
+    """axe-core (bundled with axe-playwright-python, no network) finds nothing serious."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    serious = [
+        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert serious == [], f"{name}: {serious}"

@@ -2,11 +2,10 @@
 
 import re
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from e2e.conftest import assert_no_serious_violation, screenshot
 from e2e.conftest import english_url as url
-from e2e.conftest import screenshot
 
 
 def test_search_from_home_then_open_a_record(seeded_server, page):
@@ -38,18 +37,11 @@ def test_bad_filter_shows_a_message_and_a_way_out(seeded_server, page):
 
 
 def test_no_serious_accessibility_violation(seeded_server, page):
-    axe = Axe()
     for name, kwargs in [
         ("games:home", {}),
         ("games:game-list", {}),
         ("games:game-detail", {"slug": "villa-paletti"}),
     ]:
         page.goto(url(seeded_server, name, **kwargs))
-        results = axe.run(page)
-        serious = [
-            (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
-            for v in results.response["violations"]
-            if v["impact"] in ("serious", "critical")
-        ]
-        assert serious == [], f"{name}: {serious}"
+        assert_no_serious_violation(page, name)
     screenshot(page, "home")

@@ -7,11 +7,10 @@ black and purple, seat 1 pink and white; column 9 is black's thick round column.
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from e2e.conftest import assert_no_serious_violation, screenshot
 from e2e.conftest import english_url as url
-from e2e.conftest import screenshot
 
 SEED = 42
 
@@ -225,7 +224,6 @@ def test_setup_shows_the_api_errors_next_to_the_fields(seeded_server, page):
 
 
 def test_no_serious_accessibility_violation(seeded_server, page):
-    axe = Axe()
     page.goto(url(seeded_server, "paletti:setup") + f"?seed={SEED}")
     pages = [("setup", page.url)]
     page.get_by_role("button", name="Start the match").click()
@@ -236,22 +234,12 @@ def test_no_serious_accessibility_violation(seeded_server, page):
         page.goto(address)
         if name == "match":
             expect(page.locator("#paletti-match.ready")).to_be_attached()
-        assert_no_serious_violation(axe, page, name)
+        assert_no_serious_violation(page, name)
     # The placing controls (slider, lanes) appear only while holding a column.
     page.get_by_role("button", name="Play black").click()
     page.locator(".column-choice").first.click()
     page.get_by_role("button", name="Pull it out").click()
     expect(page.get_by_role("slider")).to_be_visible()
-    assert_no_serious_violation(axe, page, "holding")
+    assert_no_serious_violation(page, "holding")
     settled(page)
     screenshot(page, "paletti-holding")
-
-
-def assert_no_serious_violation(axe, page, name):
-    results = axe.run(page)
-    serious = [
-        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-    assert serious == [], f"{name}: {serious}"

@@ -2,12 +2,11 @@
 
 import re
 
-from axe_playwright_python.sync_playwright import Axe
 from django.urls import reverse
 from django.utils import translation
 from playwright.sync_api import expect
 
-from e2e.conftest import screenshot
+from e2e.conftest import assert_no_serious_violation, screenshot
 
 
 def test_switch_language_then_compare(seeded_server, page):
@@ -34,8 +33,4 @@ def test_switch_language_then_compare(seeded_server, page):
     expect(page.locator(".side-by-side")).to_contain_text("Wielka Pieczęć")
     screenshot(page, "compare")
 
-    results = Axe().run(page)
-    serious = [
-        v["id"] for v in results.response["violations"] if v["impact"] in ("serious", "critical")
-    ]
-    assert serious == []
+    assert_no_serious_violation(page, "compare")

@@ -642,6 +642,14 @@ def _settle(ctx: "_Context", reference: dict, start: float):
     return result
 
 
+def _settle_and_sync(ctx: "_Context", world: World, reference: dict, start: float):
+    """Settle, keep the frames, and copy the bodies' poses into the rules state."""
+    result = _settle(ctx, reference, start)
+    ctx.frames.extend(result.frames)
+    _sync_poses(ctx.rules, world)
+    return result
+
+
 def _failed_level(rules: dict, piece: str) -> int:
     """The level that failed: a platform's own level (blue = 1), a column's level (base 0).
 
@@ -858,9 +866,7 @@ def _do_pull(ctx: _Context, seat: int, action: dict) -> None:
     }
     column["where"] = "hand"
     column["pose"] = None
-    result = _settle(ctx, reference, start)
-    ctx.frames.extend(result.frames)
-    _sync_poses(rules, world)
+    result = _settle_and_sync(ctx, world, reference, start)
     if result.collapsed:
         _collapse_event(rules, result, seat, ctx.events)
         return
@@ -903,9 +909,7 @@ def _do_place(ctx: _Context, seat: int, action: dict) -> None:
     if ctx.record:
         ctx.frames.extend(_place_frames(column_id, pose))
     start = PLACE_ANIMATION_TIME if ctx.record else 0.0
-    result = _settle(ctx, reference, start)
-    ctx.frames.extend(result.frames)
-    _sync_poses(rules, world)
+    result = _settle_and_sync(ctx, world, reference, start)
     rules["holding"] = None
     if result.collapsed:
         _collapse_event(rules, result, seat, ctx.events)
@@ -977,9 +981,7 @@ def _do_abort(ctx: _Context, seat: int, action: dict) -> None:
         holding = rules["holding"]
         world.add_column(column_id, column["lane"], tuple(holding["origin"]))
         column.update(where=holding["origin_where"], level=holding["origin_level"])
-        result = _settle(ctx, reference, 0.0)
-        ctx.frames.extend(result.frames)
-        _sync_poses(rules, world)
+        result = _settle_and_sync(ctx, world, reference, 0.0)
         if result.collapsed:
             column["locked"] = True
             _collapse_event(rules, result, seat, ctx.events)
@@ -1118,9 +1120,7 @@ def _do_remove_column(ctx: _Context, seat: int, action: dict) -> None:
         ctx.frames.extend(_pull_frames(column_id, pose))
     column.update(where="out", pose=None)
     start = (PULL_ANIMATION_TIME + FRAME_TIME) if ctx.record else 0.0
-    result = _settle(ctx, reference, start)
-    ctx.frames.extend(result.frames)
-    _sync_poses(rules, world)
+    result = _settle_and_sync(ctx, world, reference, start)
     ctx.events.append(
         _event("column_removed", "The column is removed from the game.", column=column_id)
     )
@@ -1151,9 +1151,7 @@ def _do_lay_platform(ctx: _Context, seat: int, action: dict) -> None:
     start = PLACE_ANIMATION_TIME if ctx.record else 0.0
     rules["laid"] += 1
     rules["platforms"][index]["laid_by"] = seat
-    result = _settle(ctx, reference, start)
-    ctx.frames.extend(result.frames)
-    _sync_poses(rules, world)
+    result = _settle_and_sync(ctx, world, reference, start)
     if result.collapsed:
         _collapse_event(rules, result, seat, ctx.events)
         return
