@@ -635,7 +635,8 @@
     animate(data.frames, posesOf(data.state));
     const texts = (data.events || []).map((e) => e.text);
     const handover = handoverText();
-    if (acted || texts.length) texts.push(sealSummary());
+    const seal = acted || texts.length ? sealSummary() : "";
+    if (seal) texts.push(seal);
     if (handover) texts.push(handover);
     if (texts.length) narrate(texts);
     renderPanel(acted);
@@ -654,7 +655,8 @@
   function sealSummary() {
     const seal = game.state.seal;
     if (seal.holder === null || seal.holder === undefined) {
-      return seal.started ? gettext("Nobody holds the seal.") : gettext("The race for the seal has not started.");
+      // Before the race starts there is nothing to say after every move.
+      return seal.started ? gettext("Nobody holds the seal.") : "";
     }
     const points = game.state.scores[seal.holder];
     return fmt(ngettext("Seal: %(name)s, %(points)s point.", "Seal: %(name)s, %(points)s points.", points), {
