@@ -48,3 +48,17 @@ def test_javascript_catalog_is_served(client):
     response = client.get(en_url("paletti:jsi18n"))
     assert response.status_code == 200
     assert "gettext" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_staff_can_look_at_a_match_but_not_change_it(admin_client):
+    outcome = services.create_match(
+        seats=[services.SeatSpec("Ada", "human", ""), services.SeatSpec("Bob", "human", "")],
+        options={},
+        seed=1,
+    )
+    change = reverse("admin:paletti_match_change", args=[outcome.match.pk])
+    response = admin_client.get(change)
+    assert response.status_code == 200
+    assert "Ada" in response.content.decode()
+    assert admin_client.get(reverse("admin:paletti_match_add")).status_code == 403

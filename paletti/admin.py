@@ -1,0 +1,40 @@
+"""Matches in the admin: to look at, not to edit (the engine alone changes a match)."""
+
+from django.contrib import admin
+
+from .models import Match, MatchAction, Seat
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    can_delete = False
+    readonly_fields = ["index", "name", "kind", "level"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class MatchActionInline(admin.TabularInline):
+    model = MatchAction
+    extra = 0
+    can_delete = False
+    readonly_fields = ["number", "seat", "action", "by_bot", "created_at"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ["id", "status", "version", "created_at", "updated_at"]
+    list_filter = ["status"]
+    readonly_fields = ["id", "seed", "options", "status", "version", "state_hash", "created_at"]
+    exclude = ["snapshot"]
+    inlines = [SeatInline, MatchActionInline]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
