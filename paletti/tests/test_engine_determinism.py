@@ -85,3 +85,16 @@ def test_the_same_match_played_twice_in_one_process_has_one_hash():
     second = _played(seed=3, players=3, n=60)
     assert state_hash(first) == state_hash(second)
     assert first.physics == physics_digest(first) == physics_digest(second)
+
+
+def test_the_careful_bot_decides_the_same_whatever_the_machine_load(monkeypatch):
+    # Its look-ahead is bounded by a number of simulations, not by the clock: on a machine
+    # where every moment seems to take a second, it still picks the same move.
+    state = _played(seed=8, players=2, n=12)
+    while state.rules["phase"] != "move":
+        state = apply_action(state, choose_action(state, "easy", random.Random(1))).state
+    calm = choose_action(state, "careful", random.Random(5))
+    ticks = iter(range(10**9))
+    monkeypatch.setattr("time.perf_counter", lambda: float(next(ticks)))
+    monkeypatch.setattr("time.monotonic", lambda: float(next(ticks)))
+    assert choose_action(state, "careful", random.Random(5)) == calm
