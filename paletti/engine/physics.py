@@ -333,7 +333,8 @@ class World:
         reader = _BodyReader(self.space, entries)
         last: dict = {}
         if record:
-            result.frames.append(_frame(start_time, reader.read(), last))
+            poses, _, _ = reader.scan(last, record=True, inspect=False)
+            result.frames.append({"t": round(start_time, 3), "poses": poses})
         quiet = 0.0
         collapse_until = None
         max_steps = int(round(max_time / STEP))
@@ -343,16 +344,13 @@ class World:
                 space_step(STEP)
             steps += FRAME_STEPS
             now = steps * STEP
-            rows = reader.read()
-            if record:
-                frame = _frame(start_time + now, rows, last)
-                if frame["poses"]:
-                    result.frames.append(frame)
+            poses, failure, still = reader.scan(last, record, inspect=collapse_until is None)
+            if poses:
+                result.frames.append({"t": round(start_time + now, 3), "poses": poses})
             if collapse_until is not None:
                 if now >= collapse_until:
                     break
                 continue
-            failure, still = _inspect(rows)
             if failure:
                 result.collapsed = True
                 result.reason, result.piece = failure
@@ -378,75 +376,82 @@ _BATCH_FIELDS = (
 
 
 class _BodyReader:
-    """All named bodies' pose and velocity in one batched call (one cffi call, not ~150)."""
+    """All named bodies' pose and velocity in one batched call (one cffi call, not ~150),
+    turned in one pass into the frame's changed poses and the collapse and stillness checks.
+
+    This runs 30 times a simulated second, so it is one loop without intermediate rows.
+    """
 
     def __init__(self, space: pymunk.Space, entries: dict):
         self.space = space
+        # body id -> (name, is_platform, lever arm for angular speed, lowest allowed y)
         self.entries = entries
         self.buffer = pymunk.batch.Buffer()
 
-    def read(self) -> list[tuple]:
-        """Rows (key, is_platform, arm, floor, x, y, angle, vx, vy, w) for named bodies."""
+    def scan(self, last: dict, record: bool, inspect: bool) -> tuple[dict, tuple | None, bool]:
+        """(changed quantised poses, first sign of a collapse or None, whether all is still).
+
+        `last` keeps, per body, the raw pose read and the quantised pose sent, so a body
+        that has not moved at all is skipped without rounding. Collapse (DESIGN.md): a
+        platform tilts past 15 deg or drops past 0.3 column heights, or a piece leaves the
+        base; a column tipped past 30 deg has fallen. A platform touching the base or the
+        platform below has dropped a whole column height first, so the drop test covers it.
+        """
         buffer = self.buffer
         buffer.clear()
         pymunk.batch.get_space_bodies(self.space, _BATCH_FIELDS, buffer)
         ids = memoryview(buffer.int_buf()).cast("Q").tolist()
         values = memoryview(buffer.float_buf()).cast("d").tolist()
         get = self.entries.get
-        return [
-            (*entry, *values[6 * n : 6 * n + 6])
-            for n, body_id in enumerate(ids)
-            if (entry := get(body_id)) is not None
-        ]
+        poses: dict = {}
+        failure = None
+        still = True
+        for n, body_id in enumerate(ids):
+            entry = get(body_id)
+            if entry is None:
+                continue
+            key, is_platform, arm, floor = entry
+            i = 6 * n
+            x, y, angle = values[i], values[i + 1], values[i + 2]
+            if record:
+                raw = (x, y, angle)
+                previous = last.get(key)
+                if previous is None or previous[0] != raw:
+                    pose = [
+                        round(x * _POS_SCALE) / _POS_SCALE,
+                        round(y * _POS_SCALE) / _POS_SCALE,
+                        round(angle * _ANGLE_SCALE) / _ANGLE_SCALE,
+                    ]
+                    if previous is None or previous[1] != pose:
+                        poses[key] = pose
+                    last[key] = (raw, pose)
+            if not inspect or failure is not None:
+                continue
+            if x > _HALF_BASE or x < -_HALF_BASE or y < BASE_TOP:
+                failure, still = ("left_base", key), False
+                continue
+            tilt = abs(angle)
+            if tilt > math.pi:
+                tilt = abs(_wrap(angle))
+            if is_platform:
+                if tilt > MAX_PLATFORM_TILT:
+                    failure, still = ("platform_tilted", key), False
+                    continue
+                if y < floor:
+                    failure, still = ("platform_dropped", key), False
+                    continue
+            elif tilt > MAX_COLUMN_TILT:
+                failure, still = ("column_fell", key), False
+                continue
+            if still:
+                vx, vy, w = values[i + 3], values[i + 4], values[i + 5]
+                if vx * vx + vy * vy > _SETTLE_SPEED_SQUARED or abs(w) * arm > SETTLE_SPEED:
+                    still = False
+        return poses, failure, still
 
 
-def _frame(t: float, rows: list, last: dict) -> dict:
-    """The poses that changed since the last frame, quantised. `last` keeps, per body, the
-    raw pose read and the quantised pose sent; a body that has not moved at all (asleep,
-    or resting) is skipped without rounding. Runs 30 times a simulated second: kept lean."""
-    poses = {}
-    for row in rows:
-        key = row[0]
-        raw = row[4:7]
-        previous = last.get(key)
-        if previous is not None and previous[0] == raw:
-            continue
-        pose = [
-            round(raw[0] * _POS_SCALE) / _POS_SCALE,
-            round(raw[1] * _POS_SCALE) / _POS_SCALE,
-            round(raw[2] * _ANGLE_SCALE) / _ANGLE_SCALE,
-        ]
-        if previous is None or previous[1] != pose:
-            poses[key] = pose
-        last[key] = (raw, pose)
-    return {"t": round(t, 3), "poses": poses}
-
-
-def _inspect(rows: list) -> tuple[tuple[str, str] | None, bool]:
-    """(first sign of a collapse as (reason, body name) or None, whether all is still).
-
-    Collapse (DESIGN.md): a platform tilts past 15 deg or drops past 0.3 column heights, or a
-    piece leaves the base; a column tipped past 30 deg has fallen. A platform that touches
-    the base or the platform below has dropped by a whole column height first, so the drop
-    test covers those cases without asking for contacts.
-    """
-    half_base = BASE_LENGTH / 2
-    limit = SETTLE_SPEED * SETTLE_SPEED
-    still = True
-    for key, is_platform, arm, floor, x, y, angle, vx, vy, w in rows:
-        if x > half_base or x < -half_base or y < BASE_TOP:
-            return ("left_base", key), False
-        tilt = abs(_wrap(angle))
-        if is_platform:
-            if tilt > MAX_PLATFORM_TILT:
-                return ("platform_tilted", key), False
-            if y < floor:
-                return ("platform_dropped", key), False
-        elif tilt > MAX_COLUMN_TILT:
-            return ("column_fell", key), False
-        if still and (vx * vx + vy * vy > limit or abs(w) * arm > SETTLE_SPEED):
-            still = False
-    return None, still
+_HALF_BASE = BASE_LENGTH / 2
+_SETTLE_SPEED_SQUARED = SETTLE_SPEED * SETTLE_SPEED
 
 
 def _wrap(angle: float) -> float:
