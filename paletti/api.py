@@ -1,6 +1,6 @@
 """Villa Paletti's REST API: create a match, read its state, post one action at a time."""
 
-from django.shortcuts import get_object_or_404
+from django.http import Http404
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -75,6 +75,13 @@ def state_payload(match: Match, state: engine.State) -> dict:
     return view
 
 
+def _match_or_404(match_id) -> Match:
+    try:
+        return services.get_match(match_id)
+    except Match.DoesNotExist:
+        raise Http404 from None
+
+
 def _names(match: Match) -> list[str]:
     return [seat.name for seat in services.seats_of(match)]
 
@@ -141,7 +148,7 @@ class MatchDetailView(APIView):
 
     @extend_schema(responses={200: OpenApiResponse(description="The match's state.")})
     def get(self, request, match_id):
-        match = get_object_or_404(Match, pk=match_id)
+        match = _match_or_404(match_id)
         return Response(state_payload(match, services.load_state(match)))
 
 
@@ -172,7 +179,7 @@ class MatchActionView(APIView):
         },
     )
     def post(self, request, match_id):
-        match = get_object_or_404(Match, pk=match_id)
+        match = _match_or_404(match_id)
         serializer = ActionRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         try:

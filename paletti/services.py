@@ -71,6 +71,21 @@ def create_match(*, seats: list[SeatSpec], options: dict | None = None, seed: in
     return Outcome(match=match, state=turn.state, frames=turn.frames, events=turn.events)
 
 
+def get_match(match_id) -> Match:
+    """A match with its seats, in one query (the seats carry the match with them).
+
+    Raises Match.DoesNotExist for an unknown id.
+    """
+    seats = list(Seat.objects.select_related("match").filter(match_id=match_id).order_by("index"))
+    if not seats:
+        raise Match.DoesNotExist(match_id)
+    match = seats[0].match
+    for seat in seats:
+        seat.match = match
+    match._seat_list = seats
+    return match
+
+
 def load_state(match: Match) -> engine.State:
     return engine.load(bytes(match.snapshot))
 
@@ -129,10 +144,11 @@ def run_engine(match: Match, state: engine.State, action: dict | None, version: 
 
 def _store(match, state, log, version):
     finished = state.rules["phase"] == "over"
+    data, digest = engine.snapshot_and_hash(state)
     fields = {
         "version": version + len(log),
-        "snapshot": engine.snapshot(state),
-        "state_hash": engine.state_hash(state),
+        "snapshot": data,
+        "state_hash": digest,
         "status": MatchStatus.FINISHED if finished else MatchStatus.PLAYING,
         "updated_at": timezone.now(),
     }

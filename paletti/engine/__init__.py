@@ -11,6 +11,7 @@ Public API (everything a web layer, a bot or a self-play tool needs):
         raises IllegalAction(code, reason) for anything else; never mutates `state`.
     state_to_json(state) -> dict            the UI's view
     snapshot(state) -> bytes / load(bytes) -> State     the stored truth
+    snapshot_and_hash(state) -> (bytes, str)            both at once, for the server
     state_hash(state) -> str                equal iff two states are equal bit for bit
     replay(seed, players, options, log) -> State
     choose_action(state, level, rng) -> dict            bots: level "easy" or "careful"
@@ -54,7 +55,7 @@ from .rules import (
     placement_range,
 )
 from .setup import SetupError, default_setup, random_setup, validate_setup
-from .store import load, replay, snapshot, state_hash, state_to_json
+from .store import load, replay, snapshot, snapshot_and_hash, state_hash, state_to_json
 
 __all__ = [
     "COLUMN_COLOURS",
@@ -74,6 +75,7 @@ __all__ = [
     "random_setup",
     "replay",
     "snapshot",
+    "snapshot_and_hash",
     "state_hash",
     "state_to_json",
     "validate_setup",

@@ -28,9 +28,16 @@ def _canonical(rules: dict) -> bytes:
 
 def snapshot(state: State) -> bytes:
     """The stored form of a state: the JSON rules state and the pickled world, together."""
+    return snapshot_and_hash(state)[0]
+
+
+def snapshot_and_hash(state: State) -> tuple[bytes, str]:
+    """`snapshot(state)` and `state_hash(state)` with the rules encoded once: a server
+    stores both after every action."""
     rules = _canonical(state.rules)
     physics = state.physics.encode()
-    return SNAPSHOT_MAGIC + struct.pack(">I", len(rules)) + rules + physics + state.blob
+    data = SNAPSHOT_MAGIC + struct.pack(">I", len(rules)) + rules + physics + state.blob
+    return data, _hash(rules, physics)
 
 
 def load(data: bytes) -> State:
@@ -48,9 +55,13 @@ def load(data: bytes) -> State:
 def state_hash(state: State) -> str:
     """SHA-256 over the rules state and the physics digest: equal iff two states agree bit
     for bit in every rule and every body's position, angle and velocity."""
+    return _hash(_canonical(state.rules), state.physics.encode())
+
+
+def _hash(rules: bytes, physics: bytes) -> str:
     digest = hashlib.sha256()
-    digest.update(_canonical(state.rules))
-    digest.update(state.physics.encode())
+    digest.update(rules)
+    digest.update(physics)
     return digest.hexdigest()
 
 
