@@ -49,6 +49,20 @@ def play_by_api(server, page, match, actions):
     return state
 
 
+def three_builds():
+    """Three whole builds for seed 42 with two people, after which Ada may ask for the
+    green platform."""
+    actions = []
+    for colour, column, x in [("pink", 19, -40), ("black", 9, 0), ("white", 4, 45)]:
+        actions += [
+            {"type": "choose_colour", "colour": colour},
+            {"type": "touch", "column": column},
+            {"type": "pull", "column": column},
+            {"type": "place", "column": column, "x": x},
+        ]
+    return actions
+
+
 def settled(page):
     """Wait for the villa's animation to end, so a screenshot shows the final position."""
     expect(page.locator("#paletti-match[data-animating]")).to_have_count(0, timeout=10000)
@@ -98,15 +112,7 @@ def test_abort_locks_the_column_and_passes_the_turn(seeded_server, page):
 def test_hot_seat_claim_and_answer(seeded_server, page):
     people = [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "human"}]
     match = create_by_api(seeded_server, page, people)
-    turns = [("pink", 19, -40), ("black", 9, 0), ("white", 4, 45)]
-    actions = []
-    for colour, column, x in turns:
-        actions += [
-            {"type": "choose_colour", "colour": colour},
-            {"type": "touch", "column": column},
-            {"type": "pull", "column": column},
-            {"type": "place", "column": column, "x": x},
-        ]
+    actions = three_builds()
     play_by_api(seeded_server, page, match, actions)
     page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
     expect(page.locator("#turn-banner")).to_contain_text("Ada, your turn")
@@ -152,14 +158,7 @@ def test_failed_protest_costs_the_protester_a_column(seeded_server, page):
         pytest.skip("one viewport is enough for this path")
     people = [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "human"}]
     match = create_by_api(seeded_server, page, people)
-    actions = []
-    for colour, column, x in [("pink", 19, -40), ("black", 9, 0), ("white", 4, 45)]:
-        actions += [
-            {"type": "choose_colour", "colour": colour},
-            {"type": "touch", "column": column},
-            {"type": "pull", "column": column},
-            {"type": "place", "column": column, "x": x},
-        ]
+    actions = three_builds()
     # Ada claims, Bob protests, touches one of her columns and gives up: the protest fails.
     actions += [
         {"type": "ask_platform"},

@@ -5,6 +5,7 @@ import pytest
 from paletti.engine import COLUMNS, IllegalAction, default_setup, new_match, placement_range
 from paletti.engine.physics import FRAME_STEPS, STEP, World
 from paletti.engine.pieces import PLATFORM_MASSES
+from paletti.tests.setups import lopsided_setup
 
 SEED = 11
 
@@ -24,26 +25,6 @@ def _free_standing_setup(column_id):
     entry = setup["columns"][column_id]
     entry["x"] = 112.0 if entry["x"] > 0 else -112.0
     return setup
-
-
-def _one_support_setup(support_id):
-    """Blue shifted right; the only column left of its centre of mass is `support_id`."""
-    columns = [{"id": support_id, "x": -40.0, "lane": 0}]
-    left = dict.fromkeys((0, 1, 2), -120.0)
-    right = dict.fromkeys((0, 1, 2), 26.0)
-    for spec in sorted(COLUMNS, key=lambda c: c.width):
-        if spec.id == support_id:
-            continue
-        lane = min(left, key=left.get)
-        # Out beyond blue's left end (at -80), not touching it.
-        if left[lane] + spec.width < -81.0:
-            columns.append({"id": spec.id, "x": left[lane] + spec.width / 2, "lane": lane})
-            left[lane] += spec.width + 1.5
-            continue
-        lane = min(right, key=right.get)
-        columns.append({"id": spec.id, "x": right[lane] + spec.width / 2, "lane": lane})
-        right[lane] += spec.width + 1.5
-    return {"columns": columns, "blue_x": 20.0}
 
 
 def test_touch_reads_the_load_from_contact_impulses(make_table):
@@ -71,7 +52,7 @@ def test_pulling_a_free_standing_outer_column_leaves_the_villa_standing(make_tab
 
 def test_pulling_the_support_under_a_platforms_centre_of_mass_collapses_it(make_table):
     column = _thin_of(_first_colour())[0]
-    table = make_table(SEED, options={"setup": _one_support_setup(column)})
+    table = make_table(SEED, options={"setup": lopsided_setup(column)})
     puller = table.rules["to_act"]
     table.act(type="touch", column=column)
     assert table.rules["touch_load"] > 5

@@ -23,6 +23,7 @@ from paletti.engine.pieces import (
     PLATFORM_LENGTHS,
     PLATFORM_MASSES,
 )
+from paletti.tests.setups import lopsided_setup
 
 
 def test_twenty_columns_five_per_colour_with_values_1_2_3():
@@ -86,25 +87,8 @@ def test_setup_columns_of_a_lane_may_not_overlap():
     assert error.value.code == "columns_overlap"
 
 
-def _one_sided_setup():
-    """Blue shifted right; every column under it stands right of its centre of mass."""
-    columns = []
-    left = dict.fromkeys((0, 1, 2), -120.0)
-    right = dict.fromkeys((0, 1, 2), 26.0)
-    for spec in sorted(COLUMNS, key=lambda c: c.width):
-        lane = min(left, key=left.get)
-        if left[lane] + spec.width < -81.0:
-            columns.append({"id": spec.id, "x": left[lane] + spec.width / 2, "lane": lane})
-            left[lane] += spec.width + 1.5
-            continue
-        lane = min(right, key=right.get)
-        columns.append({"id": spec.id, "x": right[lane] + spec.width / 2, "lane": lane})
-        right[lane] += spec.width + 1.5
-    return {"columns": columns, "blue_x": 20.0}
-
-
 def test_setup_blue_must_rest_stably_on_its_columns():
-    setup = _one_sided_setup()
+    setup = lopsided_setup()
     assert max(c["x"] + COLUMNS[c["id"]].width / 2 for c in setup["columns"]) <= BASE_LENGTH / 2
     with pytest.raises(SetupError) as error:
         validate_setup(setup)
