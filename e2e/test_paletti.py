@@ -13,6 +13,7 @@ from e2e.conftest import assert_no_serious_violation, screenshot
 from e2e.conftest import english_url as url
 
 SEED = 42
+ADA_AND_BOB = [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "human"}]
 
 
 def start_from_setup(server, page, second="a bot (careful)"):
@@ -110,7 +111,7 @@ def test_abort_locks_the_column_and_passes_the_turn(seeded_server, page):
 
 
 def test_hot_seat_claim_and_answer(seeded_server, page):
-    people = [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "human"}]
+    people = ADA_AND_BOB
     match = create_by_api(seeded_server, page, people)
     actions = three_builds()
     play_by_api(seeded_server, page, match, actions)
@@ -141,7 +142,7 @@ def test_hot_seat_claim_and_answer(seeded_server, page):
 
 
 def test_a_stale_page_reloads_the_match(seeded_server, page):
-    people = [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "human"}]
+    people = ADA_AND_BOB
     match = create_by_api(seeded_server, page, people)
     page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
     expect(page.locator("#turn-banner")).to_contain_text("Bob, your turn")
@@ -156,7 +157,7 @@ def test_a_stale_page_reloads_the_match(seeded_server, page):
 def test_failed_protest_costs_the_protester_a_column(seeded_server, page):
     if page.width < 600:
         pytest.skip("one viewport is enough for this path")
-    people = [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "human"}]
+    people = ADA_AND_BOB
     match = create_by_api(seeded_server, page, people)
     actions = three_builds()
     # Ada claims, Bob protests, touches one of her columns and gives up: the protest fails.

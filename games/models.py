@@ -111,13 +111,6 @@ class Language(models.Model):
             return self.code
         return info["name_translated"]
 
-    @property
-    def name_local(self):
-        try:
-            return get_language_info(self.code)["name_local"]
-        except KeyError:
-            return self.code
-
 
 class EsarFamily(models.TextChoices):
     """The four kinds of play of the ESAR system's first facet."""
@@ -167,8 +160,6 @@ class EsarCategory(models.Model):
 
     def natural_key(self):
         return (self.code,)
-
-    natural_key.dependencies = []
 
     def clean(self):
         if self.parent_id and self.parent_id == self.pk:

@@ -9,6 +9,14 @@ from django.utils import translation
 from paletti import services
 
 
+def two_people_match():
+    return services.create_match(
+        seats=[services.SeatSpec("Ada", "human", ""), services.SeatSpec("Bob", "human", "")],
+        options={},
+        seed=1,
+    )
+
+
 def en_url(name, **kwargs):
     with translation.override("en"):
         return reverse(name, kwargs=kwargs or None)
@@ -33,11 +41,7 @@ def test_setup_ignores_a_bad_seed(client):
 
 @pytest.mark.django_db
 def test_match_page_and_unknown_match(client):
-    outcome = services.create_match(
-        seats=[services.SeatSpec("Ada", "human", ""), services.SeatSpec("Bob", "human", "")],
-        options={},
-        seed=1,
-    )
+    outcome = two_people_match()
     response = client.get(outcome.match.get_absolute_url())
     assert response.status_code == 200
     assert 'id="villa"' in response.content.decode()
@@ -52,11 +56,7 @@ def test_javascript_catalog_is_served(client):
 
 @pytest.mark.django_db
 def test_staff_can_look_at_a_match_but_not_change_it(admin_client):
-    outcome = services.create_match(
-        seats=[services.SeatSpec("Ada", "human", ""), services.SeatSpec("Bob", "human", "")],
-        options={},
-        seed=1,
-    )
+    outcome = two_people_match()
     change = reverse("admin:paletti_match_change", args=[outcome.match.pk])
     response = admin_client.get(change)
     assert response.status_code == 200
