@@ -1,15 +1,20 @@
 """The match API's overhead: an action request end to end against the engine's own time.
 
-Run from the repository root:  .venv/bin/python bench/api_bench.py [--turns N]
+Run from the repository root:  .venv/bin/python bench/api_bench.py [--turns N] [--replicas R]
 
-For each action of a match (choose colour, touch, pull, place…) it times the
-POST through the project's WSGI application, as a WSGI server calls it (middleware, JSON
-parsing, database read, snapshot load, engine, snapshot store, JSON response), and, in
-the same run, the engine alone doing the same work: the same action applied to the same
-loaded state, plus the bots' answers when a bot plays next. Two matches: two people, and
-a person against a careful bot. It prints both, their ratio (target ≤ 1.5), and the size of a
-place action's response with its frames, raw and gzipped (target ≤ 60 KB gzipped).
-The database is a throw-away SQLite file, or DATABASE_URL if set.
+For each action of a match (choose colour, touch, pull, place…) it times the POST through
+the project's WSGI application, as a WSGI server calls it (middleware, JSON parsing,
+database read, engine, conditional write, JSON response), and, in the same run, the engine
+alone doing the same work: load the stored snapshot, apply the same action, let the bots
+answer when a bot plays next, and encode the new snapshot and its hash (DESIGN.md: every
+action starts from a freshly loaded snapshot and ends with a stored one).
+
+Timings on a shared machine are noisy, so the bench plays R identical matches (same seed,
+same players, same actions; their state hashes are checked equal after every action) and
+keeps, for each action, the median over the replicas on each side. Two matches: two
+people, and a person against a careful bot. It prints both totals, their ratio (target
+<= 1.5), and the size of a place action's response with its frames, raw and gzipped
+(target <= 60 KB gzipped). The database is a throw-away SQLite file, or DATABASE_URL if set.
 """
 
 import argparse
@@ -33,6 +38,7 @@ if "DATABASE_URL" not in os.environ:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=12, help="whole turns to time")
+    parser.add_argument("--replicas", type=int, default=5, help="identical matches per side")
     args = parser.parse_args()
 
     import django
@@ -46,9 +52,14 @@ def main():
     people = [{"name": "Ada"}, {"name": "Bo"}]
     versus_bot = [{"name": "Ada"}, {"name": "Robot", "kind": "bot", "level": "careful"}]
     for title, players in (("two people", people), ("a person against a careful bot", versus_bot)):
-        api_times, engine_times, place_sizes, turns = _measure(application, players, args.turns)
+        api_times, engine_times, place_sizes, turns = _measure(
+            application, players, args.turns, args.replicas
+        )
         api_total, engine_total = sum(api_times), sum(engine_times)
-        print(f"{title}: {len(api_times)} action requests over {turns} turns")
+        print(
+            f"{title}: {len(api_times)} action requests over {turns} turns, "
+            f"median of {args.replicas} identical matches for each"
+        )
         print(
             f"  API request end to end: total {api_total * 1000:.1f} ms, "
             f"median {statistics.median(api_times) * 1000:.2f} ms"
@@ -67,35 +78,49 @@ def main():
             )
 
 
-def _measure(application, players, max_turns):
-    """Time each action request and, just before it, the engine's work for it: the same
-    action on the same loaded state, plus the bots' answers the server plays with it."""
+def _measure(application, players, max_turns, replicas):
+    """For each action: the engine's work for it and the request carrying it, timed on each
+    of `replicas` identical matches; the median of each side is kept."""
     from django.urls import reverse
 
-    from paletti import services
+    from paletti import engine, services
     from paletti.models import Match
 
     body = json.dumps({"players": players, "seed": 2024})
-    _, created = _post(application, reverse("api:paletti-match-list"), body)
-    created = json.loads(created)
-    match_id, state = created["id"], created["state"]
-    url = reverse("api:paletti-match-actions", kwargs={"match_id": match_id})
+    match_ids, state = [], None
+    for _ in range(replicas):
+        _, created = _post(application, reverse("api:paletti-match-list"), body)
+        created = json.loads(created)
+        match_ids.append(created["id"])
+        state = created["state"]
+    urls = [
+        reverse("api:paletti-match-actions", kwargs={"match_id": match_id})
+        for match_id in match_ids
+    ]
     api_times, engine_times, place_sizes = [], [], []
     turns = 0
     while state["status"] == "playing" and turns < max_turns:
-        match = Match.objects.get(pk=match_id)
-        loaded = services.load_state(match)
-        action = _next_action(state, loaded)
-        services.seats_of(match)  # read before the clock starts: the engine's work only
-        started = time.perf_counter()
-        services.run_engine(match, loaded, action, match.version)
-        engine_times.append(time.perf_counter() - started)
+        action = None
+        api_samples, engine_samples, hashes = [], [], set()
+        for match_id, url in zip(match_ids, urls, strict=True):
+            match = services.get_match(match_id)  # read before the clock: not the engine's
+            if action is None:
+                action = _next_action(state, services.load_state(match))
+            stored = bytes(match.snapshot)
+            started = time.perf_counter()
+            turn = services.run_engine(match, engine.load(stored), action, match.version)
+            engine.snapshot_and_hash(turn.state)
+            engine_samples.append(time.perf_counter() - started)
 
-        body = json.dumps({"version": state["version"], "action": action})
-        started = time.perf_counter()
-        status, content = _post(application, url, body)
-        api_times.append(time.perf_counter() - started)
-        assert status.startswith("200"), content
+            body = json.dumps({"version": state["version"], "action": action})
+            started = time.perf_counter()
+            status, content = _post(application, url, body)
+            api_samples.append(time.perf_counter() - started)
+            assert status.startswith("200"), content
+            hashes.add(Match.objects.values_list("state_hash", flat=True).get(pk=match_id))
+        assert len(hashes) == 1, "the identical matches have drifted apart"
+        api_times.append(statistics.median(api_samples))
+        engine_times.append(statistics.median(engine_samples))
         if action["type"] == "place":
             place_sizes.append((len(content), len(gzip.compress(content))))
             turns += 1

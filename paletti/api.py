@@ -86,11 +86,19 @@ def _names(match: Match) -> list[str]:
     return [seat.name for seat in services.seats_of(match)]
 
 
+class MatchAPIView(APIView):
+    """The match endpoints serve anyone who holds a match's id: no account, so no session
+    to read and no CSRF token to check."""
+
+    authentication_classes = []
+    permission_classes = [AllowAny]
+
+
 def _error(code, detail, http_status, **extra):
     return Response({"code": code, "detail": str(detail), **extra}, status=http_status)
 
 
-class MatchListView(APIView):
+class MatchListView(MatchAPIView):
     """Start a Villa Paletti match.
 
     `players` lists 2 to 4 seats in playing order, each a person (`"kind": "human"`) or a
@@ -100,7 +108,6 @@ class MatchListView(APIView):
     A `seed` replays a match exactly. Bots who act first have played when this answers.
     """
 
-    permission_classes = [AllowAny]
     serializer_class = CreateMatchSerializer
 
     @extend_schema(
@@ -139,12 +146,10 @@ class MatchListView(APIView):
         )
 
 
-class MatchDetailView(APIView):
+class MatchDetailView(MatchAPIView):
     """A match's state: version, status, whose turn, every platform and column, scores,
     the seal, the winner when over, and `legal_actions` — the complete action objects the
     person to act may post (empty while nobody but a bot could act)."""
-
-    permission_classes = [AllowAny]
 
     @extend_schema(responses={200: OpenApiResponse(description="The match's state.")})
     def get(self, request, match_id):
@@ -152,15 +157,13 @@ class MatchDetailView(APIView):
         return Response(state_payload(match, services.load_state(match)))
 
 
-class MatchActionView(APIView):
+class MatchActionView(MatchAPIView):
     """Play one action: `{"version": n, "action": <an object from legal_actions>}`.
 
     Answers `{state, frames, events}`, with the bots' answers already played and their
     frames appended. A stale version is a 409 (the match moved on: reload it); an action
     the rules refuse now is a 400 whose `detail` says why, and the match is unchanged.
     """
-
-    permission_classes = [AllowAny]
 
     @extend_schema(
         request=ActionRequestSerializer,

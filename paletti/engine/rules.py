@@ -26,6 +26,7 @@ Readings (the French record is the reference; where it is silent, the choice is 
 import json
 import math
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .physics import World, column_key, platform_key
@@ -283,24 +284,25 @@ def placement_problem(rules: dict, column_id: int, x: float, lane: int) -> tuple
 
 
 def placement_candidates(rules: dict, column_id: int) -> list[tuple[float, int]]:
-    """The listed (x, lane) positions: every POSITION_GRID mm where placing is legal.
+    """The listed (x, lane) positions: every POSITION_GRID mm where placing is legal."""
+    return list(_placements(rules, column_id))
 
-    The same test as placement_problem, with each lane's spans computed once: this runs
-    for every movable column whenever legal actions are listed.
-    """
+
+def _placements(rules: dict, column_id: int) -> Iterator[tuple[float, int]]:
+    """placement_candidates one at a time: the same test as placement_problem, with each
+    lane's spans computed once. This runs for every movable column whenever legal actions
+    are listed, where the first free spot is enough to know there is room."""
     low, high = placement_range(rules, column_id)
     first = math.ceil(low / POSITION_GRID)
     last = math.floor(high / POSITION_GRID)
     half = COLUMNS[column_id].width / 2
     on_red = _top_index(rules) == RED
-    out = []
     for lane in LANES:
         spans = [] if on_red else lane_spans(rules, lane)
         for k in range(first, last + 1):
             x = k * POSITION_GRID
             if not _overlapping(spans, x - half, x + half):
-                out.append((float(x), lane))
-    return out
+                yield float(x), lane
 
 
 def _lay_supports(rules: dict, index: int, x: float) -> list[dict]:
@@ -328,16 +330,18 @@ def lay_problem(rules: dict, x: float) -> tuple | None:
 
 def lay_candidates(rules: dict) -> list[float]:
     """The listed centre positions (world x, mm) where the next platform may be laid."""
+    return list(_lay_positions(rules))
+
+
+def _lay_positions(rules: dict) -> Iterator[float]:
     index = rules["laid"]
     if index >= len(PLATFORM_COLOURS):
-        return []
+        return
     limit = BASE_LENGTH / 2 - PLATFORM_LENGTHS[index] / 2
     k_max = math.floor(limit / POSITION_GRID)
-    return [
-        float(k * POSITION_GRID)
-        for k in range(-k_max, k_max + 1)
-        if lay_problem(rules, k * POSITION_GRID) is None
-    ]
+    for k in range(-k_max, k_max + 1):
+        if lay_problem(rules, k * POSITION_GRID) is None:
+            yield float(k * POSITION_GRID)
 
 
 # -- who may move what -------------------------------------------------------------------
@@ -380,7 +384,7 @@ def _movable(
         # Room on top depends only on the column's width: test each width once.
         width = COLUMNS[column["id"]].width
         if width not in room:
-            room[width] = bool(placement_candidates(rules, column["id"]))
+            room[width] = next(_placements(rules, column["id"]), None) is not None
         if not room[width]:
             continue
         out.append(column["id"])
@@ -411,7 +415,7 @@ def _context_movable(rules: dict) -> list[int]:
 
 
 def _can_ask_platform(rules: dict) -> bool:
-    return bool(lay_candidates(rules))
+    return next(_lay_positions(rules), None) is not None
 
 
 def _can_act(rules: dict, seat: int) -> bool:
