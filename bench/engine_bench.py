@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from paletti.engine import apply_action, choose_action, new_match, snapshot  # noqa: E402
 from paletti.engine.physics import STEP, World  # noqa: E402
+from paletti.engine.store import SNAPSHOT_MAGIC  # noqa: E402
 
 REPEATS = 15
 TARGET_RATIO = 1.3
@@ -117,10 +118,11 @@ def main() -> None:
         f"max {max(decisions) * 1000:.0f} ms over {len(decisions)} decisions (limit 2000 ms)"
     )
     data = snapshot(holding)
+    unpacked = len(zlib.decompress(data[len(SNAPSHOT_MAGIC) :]))
     print(
-        f"snapshot: {len(data)} bytes ({len(holding.blob)} pickled space, "
-        f"{len(data) - len(holding.blob)} rules JSON incl. {rules['actions']}-action log), "
-        f"{len(zlib.compress(data))} bytes zlib-compressed"
+        f"snapshot: {len(data)} bytes stored, zlib-compressed from {unpacked} "
+        f"({len(holding.blob)} pickled space, {unpacked - len(holding.blob)} rules JSON "
+        f"incl. {rules['actions']}-action log)"
     )
 
 

@@ -118,71 +118,84 @@ def _seat_name(names, seat):
     return _("nobody")
 
 
+# Each engine event code → its sentence, from the event `p`, the acting seat's name `who`
+# and every seat's `names`.
+_EVENT_TEXTS = {
+    "touched": lambda p, who, names: _("%(column)s bears %(load)s g.")
+    % {
+        "column": describe_column(p.get("column")).capitalize(),
+        "load": round(float(p.get("load") or 0)),
+    },
+    "pulled": lambda p, who, names: _("%(column)s is out and the villa still stands.")
+    % {"column": describe_column(p.get("column")).capitalize()},
+    "aborted": lambda p, who, names: _(
+        "%(column)s goes back and is locked for the rest of the game."
+    )
+    % {"column": describe_column(p.get("column")).capitalize()},
+    "placed": lambda p, who, names: _("%(column)s stands on the %(platform)s platform.")
+    % {
+        "column": describe_column(p.get("column")).capitalize(),
+        "platform": platform(p.get("platform")),
+    },
+    "colour_chosen": lambda p, who, names: _("Playing %(colour)s this turn.")
+    % {"colour": colour(p.get("colour"))},
+    "platform_asked": lambda p, who, names: _("%(name)s asks to lay a new platform.")
+    % {"name": who},
+    "protest": lambda p, who, names: _("%(name)s protests.") % {"name": who},
+    "claim_unchallenged": lambda p, who, names: _("Nobody protests: the new platform may be laid."),
+    "protest_succeeded": lambda p, who, names: _(
+        "The protest succeeds: the column leaves the game and no platform is laid."
+    ),
+    "protest_failed": lambda p, who, names: _(
+        "The protest fails: the claimant removes one of %(name)s's columns."
+    )
+    % {"name": _seat_name(names, p.get("protester"))},
+    "column_removed": lambda p, who, names: _("%(column)s is removed from the game.")
+    % {"column": describe_column(p.get("column")).capitalize()},
+    "platform_laid": lambda p, who, names: _(
+        "The %(platform)s platform is laid; the count for the seal starts again."
+    )
+    % {"platform": platform(p.get("platform"))},
+    "platform_impossible": lambda p, who, names: _(
+        "The platform cannot rest on 3 columns: the turn passes."
+    ),
+    "player_skipped": lambda p, who, names: _(
+        "%(name)s can neither move a column nor ask for a platform, and passes."
+    )
+    % {"name": who},
+    "seal_race_started": lambda p, who, names: _(
+        "The race for the master builder's seal has begun."
+    ),
+    "seal_taken": lambda p, who, names: _("%(name)s takes the master builder's seal.")
+    % {"name": who},
+    "neutral_unchallenged": lambda p, who, names: _(
+        "Nobody protests: the builder moves their own column."
+    ),
+    "neutral_protest_failed": lambda p, who, names: _(
+        "The protest fails: the builder moves their own column."
+    ),
+    "neutral_protest_upheld": lambda p, who, names: _(
+        "The protest is upheld: the builder loses their own move."
+    ),
+    "collapse": lambda p, who, names: _("The villa collapses (%(reason)s); %(name)s caused it.")
+    % {
+        "reason": COLLAPSE_REASONS.get(p.get("reason"), p.get("reason") or ""),
+        "name": _seat_name(names, p.get("by")),
+    },
+    "game_over": lambda p, who, names: (
+        _("The game is over. %(name)s wins.") % {"name": _seat_name(names, p.get("winner"))}
+        if isinstance(p.get("winner"), int)
+        else _("The game is over. Nobody wins: the race for the seal had not begun.")
+    ),
+}
+
+
 def event_text(event: dict, names: list[str]) -> str:
     """One engine event as a sentence in the active language."""
-    code = event.get("code")
-    p = event
-    who = _seat_name(names, p.get("seat"))
-    texts = {
-        "touched": lambda: _("%(column)s bears %(load)s g.")
-        % {
-            "column": describe_column(p.get("column")).capitalize(),
-            "load": round(float(p.get("load") or 0)),
-        },
-        "pulled": lambda: _("%(column)s is out and the villa still stands.")
-        % {"column": describe_column(p.get("column")).capitalize()},
-        "aborted": lambda: _("%(column)s goes back and is locked for the rest of the game.")
-        % {"column": describe_column(p.get("column")).capitalize()},
-        "placed": lambda: _("%(column)s stands on the %(platform)s platform.")
-        % {
-            "column": describe_column(p.get("column")).capitalize(),
-            "platform": platform(p.get("platform")),
-        },
-        "colour_chosen": lambda: _("Playing %(colour)s this turn.")
-        % {"colour": colour(p.get("colour"))},
-        "platform_asked": lambda: _("%(name)s asks to lay a new platform.") % {"name": who},
-        "protest": lambda: _("%(name)s protests.") % {"name": who},
-        "claim_unchallenged": lambda: _("Nobody protests: the new platform may be laid."),
-        "protest_succeeded": lambda: _(
-            "The protest succeeds: the column leaves the game and no platform is laid."
-        ),
-        "protest_failed": lambda: _(
-            "The protest fails: the claimant removes one of %(name)s's columns."
-        )
-        % {"name": _seat_name(names, p.get("protester"))},
-        "column_removed": lambda: _("%(column)s is removed from the game.")
-        % {"column": describe_column(p.get("column")).capitalize()},
-        "platform_laid": lambda: _(
-            "The %(platform)s platform is laid; the count for the seal starts again."
-        )
-        % {"platform": platform(p.get("platform"))},
-        "platform_impossible": lambda: _("The platform cannot rest on 3 columns: the turn passes."),
-        "player_skipped": lambda: _(
-            "%(name)s can neither move a column nor ask for a platform, and passes."
-        )
-        % {"name": who},
-        "seal_race_started": lambda: _("The race for the master builder's seal has begun."),
-        "seal_taken": lambda: _("%(name)s takes the master builder's seal.") % {"name": who},
-        "neutral_unchallenged": lambda: _("Nobody protests: the builder moves their own column."),
-        "neutral_protest_failed": lambda: _(
-            "The protest fails: the builder moves their own column."
-        ),
-        "neutral_protest_upheld": lambda: _(
-            "The protest is upheld: the builder loses their own move."
-        ),
-        "collapse": lambda: _("The villa collapses (%(reason)s); %(name)s caused it.")
-        % {
-            "reason": COLLAPSE_REASONS.get(p.get("reason"), p.get("reason") or ""),
-            "name": _seat_name(names, p.get("by")),
-        },
-        "game_over": lambda: (
-            _("The game is over. %(name)s wins.") % {"name": _seat_name(names, p.get("winner"))}
-            if isinstance(p.get("winner"), int)
-            else _("The game is over. Nobody wins: the race for the seal had not begun.")
-        ),
-    }
-    make = texts.get(code)
-    return str(make()) if make else str(event.get("text", ""))
+    make = _EVENT_TEXTS.get(event.get("code"))
+    if make is None:
+        return str(event.get("text", ""))
+    return str(make(event, _seat_name(names, event.get("seat")), names))
 
 
 def translate_events(events: list[dict], names: list[str] | None = None) -> list[dict]:

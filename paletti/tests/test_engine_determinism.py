@@ -4,7 +4,10 @@ import json
 import random
 import subprocess
 import sys
+import zlib
 from pathlib import Path
+
+import pytest
 
 from paletti.engine import (
     apply_action,
@@ -16,7 +19,7 @@ from paletti.engine import (
     state_hash,
     state_to_json,
 )
-from paletti.engine.store import physics_digest
+from paletti.engine.store import SNAPSHOT_MAGIC, UNCOMPRESSED_MAGIC, physics_digest
 
 ROOT = Path(__file__).resolve().parents[2]
 OPTIONS = {"tremor": 1.5, "setup": "random"}
@@ -37,6 +40,17 @@ def test_snapshot_round_trip_keeps_the_hash():
     again = load(snapshot(state))
     assert state_hash(again) == state_hash(state)
     assert again.rules == state.rules
+
+
+def test_snapshots_are_compressed_and_older_uncompressed_ones_still_load():
+    state = _played(n=10)
+    data = snapshot(state)
+    body = zlib.decompress(data[len(SNAPSHOT_MAGIC) :])
+    assert len(data) * 2 < len(body)
+    older = load(UNCOMPRESSED_MAGIC + body)  # as stored before compression
+    assert state_hash(older) == state_hash(state)
+    with pytest.raises(ValueError):
+        load(b"pickle" + body)
 
 
 def test_replaying_the_log_gives_the_same_state():

@@ -122,6 +122,34 @@ def test_malformed_json_is_400_and_changes_nothing(api):
     assert Match.objects.get(pk=body["id"]).version == body["state"]["version"]
 
 
+@pytest.mark.parametrize(
+    ("body", "field", "message"),
+    [
+        ({"version": -1, "action": {"type": "pass"}}, "version", "greater than or equal to 0"),
+        ({"version": True, "action": {"type": "pass"}}, "version", "valid integer"),
+        ({"action": {"type": "pass"}}, "version", "required"),
+        ({"version": 0, "action": ["pass"]}, "action", "dictionary"),
+        ({"version": 0}, "action", "required"),
+        (["version", 0], "non_field_errors", "Expected a dictionary"),
+    ],
+)
+def test_a_malformed_action_request_names_the_field_and_changes_nothing(api, body, field, message):
+    created = create(api, TWO_PEOPLE)
+    url = reverse("api:paletti-match-actions", kwargs={"match_id": created["id"]})
+    response = api.post(url, body, format="json")
+    assert response.status_code == 400
+    assert message in response.json()[field][0]
+    assert Match.objects.get(pk=created["id"]).version == created["state"]["version"]
+
+
+def test_a_malformed_action_request_is_explained_in_the_reader_language(api):
+    created = create(api, TWO_PEOPLE)
+    url = reverse("api:paletti-match-actions", kwargs={"match_id": created["id"]})
+    response = api.post(url, {"action": {}}, format="json", HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.status_code == 400
+    assert response.json()["version"] == ["Ce champ est obligatoire."]
+
+
 def test_a_whole_turn_touch_pull_place_then_the_bot_answers(api):
     body = create(api, HUMAN_AND_BOT, seed=3)
     state = body["state"]
