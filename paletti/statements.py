@@ -63,6 +63,22 @@ def _insert_sql(vendor: str, rows: int) -> str:
     )
 
 
+@functools.cache
+def _update_and_insert_sql(vendor: str, rows: int) -> str:
+    """PostgreSQL: the update and the log rows in one statement, the rows inserted only if
+    the update matched (one round trip instead of BEGIN, UPDATE, INSERT, COMMIT)."""
+    columns = ", ".join(_column(MatchAction, f) for f in ACTION_FIELDS)
+    given = ", ".join(f"given_{name}" for name in ACTION_FIELDS[1:])
+    row = "(" + ", ".join(["%s"] * (len(ACTION_FIELDS) - 1)) + ")"
+    match_id = _column(Match, "id")
+    return (
+        f"WITH moved AS ({_update_sql(vendor)} RETURNING {match_id})"  # noqa: S608
+        f" INSERT INTO {_table(MatchAction)} ({columns})"
+        f" SELECT moved.{match_id}, {given} FROM moved"
+        f" CROSS JOIN (VALUES {', '.join([row] * rows)}) AS given ({given})"
+    )
+
+
 def read_match(match_id) -> Match:
     """The match and its seats in order (as `match._seat_list`), in one statement.
 
@@ -126,12 +142,20 @@ def store_turn(match_id, version: int, values: dict, log: list[MatchAction]) -> 
         for name in TURN_FIELDS
     ]
     params += [match_meta.get_field("id").get_db_prep_value(match_id, connection), version]
-    inserted = []
-    for entry in log:
-        for name in ACTION_FIELDS:
-            field = action_meta.get_field(name)
-            # pre_save fills what the ORM fills on insert, such as created_at.
-            inserted.append(field.get_db_prep_save(field.pre_save(entry, add=True), connection))
+    rows = [
+        # pre_save fills what the ORM fills on insert, such as created_at.
+        [
+            field.get_db_prep_save(field.pre_save(entry, add=True), connection)
+            for field in map(action_meta.get_field, ACTION_FIELDS)
+        ]
+        for entry in log
+    ]
+    if connection.vendor == "postgresql" and log:
+        given = [value for row in rows for value in row[1:]]  # the match id comes from the update
+        with connection.cursor() as cursor:
+            cursor.execute(_update_and_insert_sql(connection.vendor, len(log)), params + given)
+            return cursor.rowcount == len(log)
+    inserted = [value for row in rows for value in row]
     with transaction.atomic(), connection.cursor() as cursor:
         # The version is the condition: of two posts chosen at the same version, the
         # second finds nothing to update.

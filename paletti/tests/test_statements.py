@@ -1,0 +1,83 @@
+"""The written-out statements read and write exactly what the ORM reads and writes."""
+
+import uuid
+
+import pytest
+from django.utils import timezone
+
+from paletti import services, statements
+from paletti.models import Match, MatchAction, MatchStatus, SeatKind
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def match():
+    seats = [
+        services.SeatSpec("Zoë"),
+        services.SeatSpec("Łucja"),
+        services.SeatSpec("Robot", SeatKind.BOT, "easy"),
+    ]
+    return services.create_match(seats=seats, options={"tremor": 1.5}, seed=7).match
+
+
+def test_read_match_gives_the_orm_values_with_seats_in_order(match):
+    read = statements.read_match(match.pk)
+    stored = Match.objects.get(pk=match.pk)
+    for name in statements.MATCH_FIELDS:
+        assert getattr(read, name) == getattr(stored, name), name
+    assert read.options["tremor"] == 1.5
+    assert read.created_at == stored.created_at  # a field not read comes on access
+    assert [(s.index, s.name, s.kind, s.level) for s in read._seat_list] == [
+        (0, "Zoë", "human", ""),
+        (1, "Łucja", "human", ""),
+        (2, "Robot", "bot", "easy"),
+    ]
+    assert all(seat.match is read for seat in read._seat_list)
+
+
+def test_read_match_of_an_unknown_id_raises_does_not_exist(match):
+    with pytest.raises(Match.DoesNotExist):
+        statements.read_match(uuid.uuid4())
+
+
+def _turn(match, version, actions):
+    values = {
+        "version": version + len(actions),
+        "snapshot": b"VPAL3 new bytes",
+        "state_hash": "f" * 64,
+        "status": MatchStatus.FINISHED,
+        "updated_at": timezone.now(),
+    }
+    log = [
+        MatchAction(match=match, number=version + i + 1, seat=i % 2, action=action)
+        for i, action in enumerate(actions)
+    ]
+    return values, log
+
+
+def test_store_turn_writes_the_match_and_its_log_rows(match):
+    version = match.version
+    actions = [{"type": "touch", "seat": 0, "column": 3}, {"type": "pull", "seat": 0, "x": 1.5}]
+    values, log = _turn(match, version, actions)
+    assert statements.store_turn(match.pk, version, values, log)
+    stored = Match.objects.get(pk=match.pk)
+    assert (stored.version, bytes(stored.snapshot), stored.status) == (
+        version + 2,
+        b"VPAL3 new bytes",
+        MatchStatus.FINISHED,
+    )
+    rows = list(match.actions.order_by("number").filter(number__gt=version))
+    assert [(r.number, r.seat, r.action) for r in rows] == [
+        (version + 1, 0, actions[0]),
+        (version + 2, 1, actions[1]),
+    ]
+    assert all(r.created_at is not None for r in rows)
+
+
+def test_store_turn_at_a_stale_version_writes_nothing(match):
+    version = match.version
+    assert statements.store_turn(match.pk, version, *_turn(match, version, [{"type": "pass"}]))
+    assert not statements.store_turn(match.pk, version, *_turn(match, version, [{"type": "x"}]))
+    assert Match.objects.get(pk=match.pk).version == version + 1
+    assert match.actions.filter(action__type="x").count() == 0
