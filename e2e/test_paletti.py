@@ -209,6 +209,40 @@ def test_one_turn_with_the_keyboard_only(seeded_server, page):
     expect(page.locator("#turn-banner")).to_contain_text("Ada, your turn")
 
 
+def test_one_turn_with_the_mouse_on_the_drawing(seeded_server, page):
+    start_from_setup(seeded_server, page)
+    page.get_by_role("button", name="Play black").click()
+    canvas = page.locator("#villa")
+    box = canvas.bounding_box()
+    # Sweep the pointer along the base columns until it rests on one black may take.
+    for step in range(101):
+        page.mouse.move(box["x"] + box["width"] * step / 100, box["y"] + box["height"] * 0.7)
+        if canvas.evaluate("c => c.style.cursor") == "pointer":
+            break
+    else:
+        raise AssertionError("the pointer never found a column to take")
+    page.mouse.down()
+    page.mouse.up()
+    expect(page.locator("#prompt")).to_contain_text(re.compile(r"bears \d+ g"))
+    page.get_by_role("button", name="Pull it out").click()
+    slider = page.get_by_role("slider")
+    expect(slider).to_be_visible()
+
+    def drag(start, end):
+        y = box["y"] + box["height"] * 0.3
+        page.mouse.move(box["x"] + box["width"] * start, y)
+        page.mouse.down()
+        page.mouse.move(box["x"] + box["width"] * end, y, steps=8)
+        page.mouse.up()
+        return float(slider.get_attribute("aria-valuenow"))
+
+    leftwards, rightwards = drag(0.6, 0.3), drag(0.4, 0.7)
+    assert leftwards < 0 < rightwards, (leftwards, rightwards)
+    page.get_by_role("button", name="Place it here").click()
+    expect(page.locator("#narration")).to_contain_text("stands on the blue platform")
+    expect(page.locator("#turn-banner")).to_contain_text("Ada, your turn")
+
+
 def test_setup_shows_the_api_errors_next_to_the_fields(seeded_server, page):
     page.goto(url(seeded_server, "paletti:setup"))
     page.get_by_label("Name").nth(0).fill("")
