@@ -141,6 +141,35 @@ def test_hot_seat_claim_and_answer(seeded_server, page):
     screenshot(page, "paletti-answered")
 
 
+def test_three_people_a_given_up_neutral_move_is_put_to_each_other_person(seeded_server, page):
+    # Seed 42 with three seats: Cleo starts, and white is the neutral colour.
+    people = [*ADA_AND_BOB, {"name": "Cleo", "kind": "human"}]
+    match = create_by_api(seeded_server, page, people)
+    page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
+    expect(page.locator("#turn-banner")).to_contain_text("Cleo, your turn")
+    expect(page.locator("#prompt")).to_contain_text("First move a neutral column")
+    expect(page.locator("#counts")).to_contain_text("neutral colour: white")
+    page.get_by_role("button", name=re.compile("Touch white")).first.click()
+    expect(page.get_by_role("button", name="Pull it out")).to_be_visible()
+    page.keyboard.press("Escape")
+    # The screen passes to Ada, then to Bob: each is asked in turn.
+    expect(page.locator("#turn-banner")).to_contain_text("Ada, your turn")
+    expect(page.locator("#prompt")).to_contain_text("Cleo aborted the neutral move. Ada, do you")
+    page.get_by_role("button", name="Decline").click()
+    expect(page.locator("#turn-banner")).to_contain_text("Bob, your turn")
+    expect(page.locator("#prompt")).to_contain_text("Bob, do you object")
+    if page.width > 600:
+        page.get_by_role("button", name="Decline").click()
+        expect(page.locator("#narration")).to_contain_text("the builder moves their own column")
+        expect(page.locator("#turn-banner")).to_contain_text("Cleo, your turn")
+        expect(page.get_by_role("button", name=re.compile("Touch purple"))).not_to_have_count(0)
+    else:
+        page.get_by_role("button", name="Protest").click()
+        expect(page.locator("#prompt")).to_contain_text("move a neutral column to the top")
+        expect(page.get_by_role("button", name=re.compile("Touch white"))).not_to_have_count(0)
+    screenshot(page, "paletti-neutral-protest")
+
+
 def test_a_stale_page_reloads_the_match(seeded_server, page):
     people = ADA_AND_BOB
     match = create_by_api(seeded_server, page, people)
