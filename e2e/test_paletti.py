@@ -170,6 +170,23 @@ def test_three_people_a_given_up_neutral_move_is_put_to_each_other_person(seeded
     screenshot(page, "paletti-neutral-protest")
 
 
+@pytest.mark.parametrize(
+    ("language", "ada_colours", "bob_colours"),
+    [("fr", "noir violet", "rose blanc"), ("da", "sort lilla", "lyserød hvid")],
+)
+def test_the_scoreboard_names_colours_on_their_own(
+    seeded_server, page, language, ada_colours, bob_colours
+):
+    from django.urls import reverse
+    from django.utils import translation
+
+    match = create_by_api(seeded_server, page, ADA_AND_BOB)
+    with translation.override(language):
+        page.goto(seeded_server.url + reverse("paletti:match", kwargs={"match_id": match["id"]}))
+    expect(scoreboard_entry(page, "Ada").locator(".colours")).to_have_text(ada_colours)
+    expect(scoreboard_entry(page, "Bob").locator(".colours")).to_have_text(bob_colours)
+
+
 def test_a_stale_page_reloads_the_match(seeded_server, page):
     people = ADA_AND_BOB
     match = create_by_api(seeded_server, page, people)

@@ -31,6 +31,14 @@
     orange: gettext("orange"),
     red: gettext("red"),
   };
+  // A seat's colours named on their own (le blanc, hvid, biały) on the scoreboard, not in
+  // the forms that agree with "column" inside sentences.
+  const PLAYER_COLOUR_NAMES = {
+    white: pgettext("a player's colour, on its own", "white"),
+    black: pgettext("a player's colour, on its own", "black"),
+    purple: pgettext("a player's colour, on its own", "purple"),
+    pink: pgettext("a player's colour, on its own", "pink"),
+  };
   const KIND_NAMES = {
     thin: gettext("thin round column"),
     hex: gettext("hexagonal column"),
@@ -1079,7 +1087,7 @@
       if (state.status === "playing" && state.turn === seat.seat) badges.push(el("span", { class: "badge turn", text: gettext("to play") }));
       const who = seat.kind === "bot" ? fmt(gettext("%(name)s (bot, %(level)s)"), { name: seat.name, level: botLevel(seat.level) }) : seat.name;
       const colours = el("span", { class: "colours" });
-      seat.colours.forEach((c) => colours.append(swatch(c), colourName(c) + " "));
+      seat.colours.forEach((c) => colours.append(swatch(c), (PLAYER_COLOUR_NAMES[c] || colourName(c)) + " "));
       const points = state.scores[seat.seat];
       list.append(
         el(
