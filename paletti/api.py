@@ -7,7 +7,6 @@ from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from . import engine, messages, services
@@ -51,38 +50,8 @@ class CreateMatchSerializer(serializers.Serializer):
 
 
 class ActionRequestSerializer(serializers.Serializer):
-    """The shape of an action request, for the schema; `action_request` checks it."""
-
     version = serializers.IntegerField(min_value=0)
     action = serializers.DictField()
-
-
-def action_request(data) -> tuple[int, dict]:
-    """The version and the action of a posted `{"version": n, "action": {...}}`, or a
-    ValidationError worded as ActionRequestSerializer's. Checked by hand: building a
-    serializer costs more than the engine spends on a quick move."""
-    if not isinstance(data, dict):
-        message = serializers.Serializer.default_error_messages["invalid"]
-        raise serializers.ValidationError(
-            {api_settings.NON_FIELD_ERRORS_KEY: [message.format(datatype=type(data).__name__)]}
-        )
-    errors = {}
-    version, action = data.get("version"), data.get("action")
-    integer = serializers.IntegerField.default_error_messages
-    if version is None:
-        errors["version"] = [serializers.Field.default_error_messages["required"]]
-    elif isinstance(version, bool) or not isinstance(version, int):
-        errors["version"] = [integer["invalid"]]
-    elif version < 0:
-        errors["version"] = [integer["min_value"].format(min_value=0)]
-    if action is None:
-        errors["action"] = [serializers.Field.default_error_messages["required"]]
-    elif not isinstance(action, dict):
-        message = serializers.DictField.default_error_messages["not_a_dict"]
-        errors["action"] = [message.format(input_type=type(action).__name__)]
-    if errors:
-        raise serializers.ValidationError(errors)
-    return version, action
 
 
 def state_payload(match: Match, state: engine.State) -> dict:
@@ -219,9 +188,10 @@ class MatchActionView(MatchAPIView):
     )
     def post(self, request, match_id):
         match = _match_or_404(match_id)
-        version, action = action_request(request.data)
+        serializer = ActionRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
         try:
-            outcome = services.play(match=match, version=version, action=action)
+            outcome = services.play(match=match, **serializer.validated_data)
         except services.StaleVersion as stale:
             return _error(
                 stale.code, messages.STALE_VERSION, status.HTTP_409_CONFLICT, version=stale.current

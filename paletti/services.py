@@ -53,12 +53,10 @@ def create_match(*, seats: list[SeatSpec], options: dict | None = None, seed: in
     if seed is None:
         seed = random.SystemRandom().randrange(2**62)
     state = engine.new_match(seed, [s.name for s in seats], options or {})
+    snapshot, digest = engine.snapshot_and_hash(state)
     with transaction.atomic():
         match = Match.objects.create(
-            seed=seed,
-            options=state.rules["options"],
-            snapshot=engine.snapshot(state),
-            state_hash=engine.state_hash(state),
+            seed=seed, options=state.rules["options"], snapshot=snapshot, state_hash=digest
         )
         Seat.objects.bulk_create(
             Seat(match=match, index=i, name=s.name, kind=s.kind, level=s.level)
@@ -73,7 +71,9 @@ def create_match(*, seats: list[SeatSpec], options: dict | None = None, seed: in
 
 def get_match(match_id) -> Match:
     """A match with its seats, in one query. Raises Match.DoesNotExist for an unknown id."""
-    return statements.read_match(match_id)
+    match, seats = statements.read_match(match_id)
+    match._seat_list = seats
+    return match
 
 
 def load_state(match: Match) -> engine.State:

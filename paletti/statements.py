@@ -79,8 +79,8 @@ def _update_and_insert_sql(vendor: str, rows: int) -> str:
     )
 
 
-def read_match(match_id) -> Match:
-    """The match and its seats in order (as `match._seat_list`), in one statement.
+def read_match(match_id) -> tuple[Match, list[Seat]]:
+    """The match and its seats in order, in one statement.
 
     Raises Match.DoesNotExist for an unknown id. The match is loaded with the fields an
     action needs; any other field is read on first access, as with `.only()`.
@@ -103,8 +103,7 @@ def read_match(match_id) -> Match:
         seat = Seat.from_db(connection.alias, ("match_id", *SEAT_FIELDS), (match.pk, *values))
         seat.match = match
         seats.append(seat)
-    match._seat_list = seats
-    return match
+    return match, seats
 
 
 def _converted(model, names, values) -> list:

@@ -22,18 +22,18 @@ def match():
 
 
 def test_read_match_gives_the_orm_values_with_seats_in_order(match):
-    read = statements.read_match(match.pk)
+    read, seats = statements.read_match(match.pk)
     stored = Match.objects.get(pk=match.pk)
     for name in statements.MATCH_FIELDS:
         assert getattr(read, name) == getattr(stored, name), name
     assert read.options["tremor"] == 1.5
     assert read.created_at == stored.created_at  # a field not read comes on access
-    assert [(s.index, s.name, s.kind, s.level) for s in read._seat_list] == [
+    assert [(s.index, s.name, s.kind, s.level) for s in seats] == [
         (0, "Zoë", "human", ""),
         (1, "Łucja", "human", ""),
         (2, "Robot", "bot", "easy"),
     ]
-    assert all(seat.match is read for seat in read._seat_list)
+    assert all(seat.match is read for seat in seats)
 
 
 def test_read_match_of_an_unknown_id_raises_does_not_exist(match):
