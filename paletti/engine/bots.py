@@ -109,7 +109,7 @@ class _Careful:
         """The state after `action` and the platforms' shift; None if the villa falls."""
         self.simulations += 1
         try:
-            result = apply_action(state, action, record=False, tremor=False)
+            result = apply_action(state, action, record=False, tremor=False, lookahead=True)
         except IllegalAction:
             return None, float("inf")
         after = result.state

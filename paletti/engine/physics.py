@@ -1,9 +1,11 @@
 """The villa as a pymunk space: side view, mm / g / s, y up.
 
 One `World` owns one private `Space`. Every action of a match starts from a `World` freshly
-loaded from the stored snapshot (`World.load`), because a pickled space does not continue
-bit-exactly like the live one it came from (DESIGN.md); the action then runs on it and the
-result is dumped again. Nothing here knows the rules: it answers "what happens if ...".
+loaded from the stored snapshot (`World.load`); the action runs on it and the result is
+dumped again. A dump is only stored once a reload of it has been seen to stand
+(`settle_storable`), so the stored snapshot is the truth and cannot drift: see
+docs/paletti.md, "How a snapshot stays true". Nothing here knows the rules: it answers
+"what happens if ...".
 
 Depth: each column has a lane. Columns of different lanes do not collide (they stand at
 different depths of the real villa); every column collides with the platforms, the base and
@@ -45,8 +47,18 @@ SLEEP_TIME = 0.5
 SETTLE_SPEED = 1.0
 SETTLE_QUIET_TIME = 0.5
 SETTLE_MAX_TIME = 10.0
-# After a collapse is detected, keep simulating this long so the fall can be animated.
-COLLAPSE_TAIL_TIME = 1.5
+# After a collapse is detected, keep simulating until the pieces lie still (as in settling),
+# at most this long, so the whole fall can be animated and the end state stands.
+COLLAPSE_TAIL_MAX_TIME = 8.0
+
+# A snapshot is stored only if a reload of it, stepped this long with no action, moves no
+# body more than HOLD_TOLERANCE (docs/paletti.md). Sleeping bodies do not move, so the check
+# stops early once every body sleeps: the result is the same as stepping the whole time.
+HOLD_CHECK_TIME = 3.0
+HOLD_TOLERANCE = 0.5  # mm, at a body's centre or at the end of its longest arm
+# If a reload does not stand, the reload is what would be stored: it is simulated on as part
+# of the same action, and checked again, at most this many times.
+MAX_RELOADS = 5
 
 # Frames: every 8 steps of 1/240 s = 30 frames per simulated second.
 FRAME_STEPS = 8
@@ -58,18 +70,21 @@ ANGLE_DECIMALS = 3
 _POS_SCALE = 10.0**POS_DECIMALS
 _ANGLE_SCALE = 10.0**ANGLE_DECIMALS
 
-# Collapse criteria (DESIGN.md): a platform tilts past ~15 deg, drops past ~0.3 column
-# heights, touches the base/table or another platform, or a piece leaves the base.
+# Collapse criteria ("la villa s'écroule", docs/paletti.md "Collapse"): a platform tilts
+# away (past 15 deg) or falls (drops past 0.3 column heights, which it does before it can
+# touch the platform below or the base), or a piece falls: it leaves the base for the table,
+# or a column lies down (tipped past 60 deg, where a column can no longer stand on its end
+# and a round one would roll off). The thresholds are our estimates.
 MAX_PLATFORM_TILT = math.radians(15.0)
 MAX_PLATFORM_DROP = 0.3 * COLUMN_HEIGHT
-# A column tipped past this has fallen over: the villa has lost a piece even if it did not
-# leave the base. Own addition to DESIGN.md's list (a toppled column cannot be played on).
-MAX_COLUMN_TILT = math.radians(30.0)
+MAX_COLUMN_TILT = math.radians(60.0)
 
 # Gap left under a piece that is set down, so it starts just clear of its support (mm).
 DROP_GAP = 0.2
 
 TABLE_TOP = 0.0
+# The table: wide enough that nothing falling from the villa slides off it (mm).
+TABLE_HALF_LENGTH = 2000.0
 BASE_TOP = TABLE_TOP + BASE_THICKNESS
 
 # Collision categories: bit 0 for platforms, base and table, then one bit per lane.
@@ -135,7 +150,11 @@ def new_space() -> pymunk.Space:
     space.sleep_time_threshold = SLEEP_TIME
     static = space.static_body
     # A thick static box as table (DESIGN.md), wide enough to catch anything that falls.
-    table = pymunk.Poly(static, [(-600, -50), (600, -50), (600, TABLE_TOP), (-600, TABLE_TOP)])
+    half_table = TABLE_HALF_LENGTH
+    table = pymunk.Poly(
+        static,
+        [(-half_table, -50), (half_table, -50), (half_table, TABLE_TOP), (-half_table, TABLE_TOP)],
+    )
     half = BASE_LENGTH / 2
     base = pymunk.Poly(
         static, [(-half, TABLE_TOP), (half, TABLE_TOP), (half, BASE_TOP), (-half, BASE_TOP)]
@@ -180,8 +199,51 @@ class World:
         return cls(space, bodies)
 
     def dump(self) -> bytes:
-        """The world as bytes: the space and the names of its bodies, pickled together."""
+        """The world as bytes: the space and the names of its bodies, pickled together.
+
+        Every body is woken first. Chipmunk takes a sleeping body's contacts out of the
+        space's contact cache, and pymunk pickles only that cache: a villa pickled asleep
+        reloads with no contacts and no accumulated impulses, and may fall. Waking changes
+        no position or velocity.
+        """
+        self.activate_all()
         return pickle.dumps((self.space, self.bodies), protocol=pickle.HIGHEST_PROTOCOL)
+
+    def hold_shift(self, seconds: float = HOLD_CHECK_TIME) -> float:
+        """Step this (freshly loaded) world with no action: the largest shift of any body in mm.
+
+        The shift of a body is how far its centre or the end of its longest arm moved from
+        where it started. Steps stop once every body sleeps (nothing moves after that).
+        """
+        self.activate_all()
+        start = self.poses()
+        arms = {
+            key: (PLATFORM_LENGTHS[int(key[1:])] / 2 if key[0] == "p" else COLUMN_HEIGHT / 2)
+            for key in self.bodies
+        }
+        bodies = list(self.bodies.values())
+        steps = int(round(seconds / STEP))
+        done = 0
+        worst = 0.0
+        while done < steps:
+            for _ in range(FRAME_STEPS):
+                self.space.step(STEP)
+            done += FRAME_STEPS
+            for key, body in self.bodies.items():
+                x0, y0, a0 = start[key]
+                shift = math.hypot(body.position.x - x0, body.position.y - y0)
+                shift += abs(body.angle - a0) * arms[key]
+                if shift > worst:
+                    worst = shift
+            if all(body.is_sleeping for body in bodies):
+                break
+        return worst
+
+    def holds(self, blob: bytes | None = None) -> bool:
+        """Whether this world, dumped and reloaded, stands: a reload stepped HOLD_CHECK_TIME
+        with no action moves no body more than HOLD_TOLERANCE."""
+        blob = self.dump() if blob is None else blob
+        return World.load(blob).hold_shift() <= HOLD_TOLERANCE
 
     def digest(self) -> str:
         """SHA-256 over every body's position, angle and velocities, bit for bit.
@@ -313,12 +375,17 @@ class World:
         record: bool = True,
         reference: dict[str, tuple[float, float, float]] | None = None,
         start_time: float = 0.0,
+        lookahead: bool = False,
     ) -> SettleResult:
-        """Step until the villa is still, or has collapsed, or `max_time` has passed.
+        """Step until the villa is still, or has collapsed and its pieces lie still, or
+        `max_time` has passed (after a collapse, COLLAPSE_TAIL_MAX_TIME more).
 
-        `reference`: platform poses at the start of the action (drops are measured against
-        them). Checks run once per frame (every FRAME_STEPS steps) on one batched read of all
-        bodies (pymunk.batch), so the engine costs little on top of pymunk's own stepping.
+        `record` only decides whether frames are kept: the simulation is the same either
+        way, so a replay without frames reaches the same state. `lookahead` (a bot trying a
+        move) stops at the first sign of a collapse instead. `reference`: platform poses at
+        the start of the action (drops are measured against them). Checks run once per frame
+        (every FRAME_STEPS steps) on one batched read of all bodies (pymunk.batch), so the
+        engine costs little on top of pymunk's own stepping.
         """
         result = SettleResult()
         reference = reference if reference is not None else self.poses()
@@ -336,7 +403,6 @@ class World:
             poses, _, _ = reader.scan(last, record=True, inspect=False)
             result.frames.append({"t": round(start_time, 3), "poses": poses})
         quiet = 0.0
-        collapse_until = None
         max_steps = int(round(max_time / STEP))
         steps = 0
         while steps < max_steps:
@@ -344,19 +410,16 @@ class World:
                 space_step(STEP)
             steps += FRAME_STEPS
             now = steps * STEP
-            poses, failure, still = reader.scan(last, record, inspect=collapse_until is None)
+            poses, failure, still = reader.scan(last, record, inspect=not result.collapsed)
             if poses:
                 result.frames.append({"t": round(start_time + now, 3), "poses": poses})
-            if collapse_until is not None:
-                if now >= collapse_until:
-                    break
-                continue
             if failure:
                 result.collapsed = True
                 result.reason, result.piece = failure
-                collapse_until = now + COLLAPSE_TAIL_TIME
-                if not record:
+                if lookahead:
                     break
+                max_steps = steps + int(round(COLLAPSE_TAIL_MAX_TIME / STEP))
+                quiet = 0.0
                 continue
             quiet = quiet + FRAME_STEPS * STEP if still else 0.0
             if quiet >= SETTLE_QUIET_TIME:
@@ -364,6 +427,43 @@ class World:
         result.steps = steps
         result.time = steps * STEP
         return result
+
+
+def settle_storable(
+    world: World,
+    *,
+    record: bool,
+    reference: dict,
+    start_time: float = 0.0,
+    lookahead: bool = False,
+) -> tuple[World, SettleResult, bytes | None]:
+    """Settle, then make the result storable: (world, result, verified snapshot bytes).
+
+    The bytes returned are a dump whose reload stands (World.holds). When a reload does not
+    stand, the reload is what would be stored, so it becomes the world and is simulated on,
+    within the same action (its frames follow; a collapse there belongs to this action),
+    and checked again. A bot's lookahead skips the check (bytes None): it stores nothing.
+    """
+    result = world.settle(
+        record=record, reference=reference, start_time=start_time, lookahead=lookahead
+    )
+    if lookahead:
+        return world, result, None
+    for _ in range(MAX_RELOADS):
+        blob = world.dump()
+        if World.load(blob).hold_shift() <= HOLD_TOLERANCE:
+            return world, result, blob
+        world = World.load(blob)
+        world.activate_all()
+        start = result.frames[-1]["t"] if result.frames else start_time + result.time
+        more = world.settle(record=record, reference=reference, start_time=start)
+        if not result.collapsed and more.collapsed:
+            result.collapsed, result.reason, result.piece = True, more.reason, more.piece
+        result.frames.extend(more.frames[1:])
+        result.steps += more.steps
+        result.time += more.time
+    # Still moving after MAX_RELOADS rounds (never seen): store the last dump as it is.
+    return world, result, world.dump()
 
 
 _BATCH_FIELDS = (
@@ -392,10 +492,10 @@ class _BodyReader:
         """(changed quantised poses, first sign of a collapse or None, whether all is still).
 
         `last` keeps, per body, the raw pose read and the quantised pose sent, so a body
-        that has not moved at all is skipped without rounding. Collapse (DESIGN.md): a
-        platform tilts past 15 deg or drops past 0.3 column heights, or a piece leaves the
-        base; a column tipped past 30 deg has fallen. A platform touching the base or the
-        platform below has dropped a whole column height first, so the drop test covers it.
+        that has not moved at all is skipped without rounding. Collapse (see the criteria
+        above) is only looked for while `inspect`; stillness always. A platform touching the
+        base or the platform below has dropped a whole column height first, so the drop test
+        covers it.
         """
         buffer = self.buffer
         buffer.clear()
@@ -425,6 +525,10 @@ class _BodyReader:
                     if previous is None or previous[1] != pose:
                         poses[key] = pose
                     last[key] = (raw, pose)
+            if still:
+                vx, vy, w = values[i + 3], values[i + 4], values[i + 5]
+                if vx * vx + vy * vy > _SETTLE_SPEED_SQUARED or abs(w) * arm > SETTLE_SPEED:
+                    still = False
             if not inspect or failure is not None:
                 continue
             if x > _HALF_BASE or x < -_HALF_BASE or y < BASE_TOP:
@@ -442,11 +546,6 @@ class _BodyReader:
                     continue
             elif tilt > MAX_COLUMN_TILT:
                 failure, still = ("column_fell", key), False
-                continue
-            if still:
-                vx, vy, w = values[i + 3], values[i + 4], values[i + 5]
-                if vx * vx + vy * vy > _SETTLE_SPEED_SQUARED or abs(w) * arm > SETTLE_SPEED:
-                    still = False
         return poses, failure, still
 
 

@@ -29,7 +29,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .physics import World, column_key, platform_key
+from .physics import World, column_key, platform_key, settle_storable
 from .pieces import (
     BASE_LENGTH,
     COLUMN_COLOURS,
@@ -167,7 +167,7 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
     seat_colours, neutral, first = _seat_colours(n_players, youngest, rng)
 
     world = World.build(setup["columns"], setup["blue_x"])
-    world.settle(record=False)
+    world, _, blob = settle_storable(world, record=False, reference=world.poses())
     lanes = {c["id"]: c["lane"] for c in setup["columns"]}
     rules = {
         "version": RULES_VERSION,
@@ -221,7 +221,7 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
     _sync_poses(rules, world)
     events: list = []
     _start_turn(rules, first, events)
-    return State(rules, world.dump(), world.digest())
+    return State(rules, blob, world.digest())
 
 
 # -- geometry read from the rules state --------------------------------------------------
@@ -640,16 +640,23 @@ def _sync_poses(rules: dict, world: World) -> None:
         platform["pose"] = list(pose) if pose is not None else None
 
 
-def _settle(ctx: "_Context", reference: dict, start: float):
-    result = ctx.world.settle(record=ctx.record, reference=reference, start_time=start)
+def _settle_and_sync(ctx: "_Context", reference: dict, start: float, first_frame: bool = True):
+    """Settle until storable, keep the frames, and copy the bodies' poses into the rules.
+
+    The world may be replaced by a reload of itself (physics.settle_storable): read it from
+    ctx.world afterwards.
+    """
+    world, result, blob = settle_storable(
+        ctx.world,
+        record=ctx.record,
+        reference=reference,
+        start_time=start,
+        lookahead=ctx.lookahead,
+    )
+    ctx.world = world
     ctx.steps += result.steps
-    return result
-
-
-def _settle_and_sync(ctx: "_Context", world: World, reference: dict, start: float):
-    """Settle, keep the frames, and copy the bodies' poses into the rules state."""
-    result = _settle(ctx, reference, start)
-    ctx.frames.extend(result.frames)
+    ctx.stored = (blob, ctx.steps)
+    ctx.frames.extend(result.frames if first_frame else result.frames[1:])
     _sync_poses(ctx.rules, world)
     return result
 
@@ -730,12 +737,19 @@ def _check_seat(rules: dict, action: dict) -> int:
 
 
 def apply_action(
-    state: State, action: dict, *, record: bool = True, tremor: bool = True
+    state: State,
+    action: dict,
+    *,
+    record: bool = True,
+    tremor: bool = True,
+    lookahead: bool = False,
 ) -> ActionResult:
     """Validate and apply one action; returns the new state, frames and events.
 
     Raises IllegalAction(code, reason) for anything the rules do not allow. `record=False`
-    skips frames and stops a collapse's simulation at once (bots use it to look ahead);
+    skips the frames only: the state reached is the same (replays rely on it).
+    `lookahead=True` is a bot trying a move: a collapse's simulation stops at once and the
+    new snapshot is not checked for standing, so the state is not one to store.
     `tremor=False` ignores the hand tremor option (a bot cannot foresee its own hand).
     """
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -751,7 +765,7 @@ def apply_action(
     handler = _HANDLERS.get(kind)
     if handler is None:
         _refuse("unknown_action", f"Unknown action '{kind}'.")
-    ctx = _Context(state.blob, rules, record, tremor and rules["options"]["tremor"] > 0)
+    ctx = _Context(state.blob, rules, record, tremor and rules["options"]["tremor"] > 0, lookahead)
     handler(ctx, seat, action)
     clean = dict(action)
     clean["seat"] = seat
@@ -759,7 +773,10 @@ def apply_action(
     rules["actions"] += 1
     rules["scores"] = scores(rules)
     if ctx.world is not None and ctx.changed:
-        blob, physics = ctx.world.dump(), ctx.world.digest()
+        blob, steps = ctx.stored
+        if blob is None or steps != ctx.steps:
+            blob = ctx.world.dump()
+        physics = ctx.world.digest()
     else:
         blob, physics = state.blob, state.physics
     return ActionResult(State(rules, blob, physics), ctx.frames, ctx.events, ctx.steps)
@@ -768,11 +785,14 @@ def apply_action(
 class _Context:
     """Per-action working set: the rules copy, the world (loaded on demand), frames, events."""
 
-    def __init__(self, blob: bytes, rules: dict, record: bool, tremor: bool):
+    def __init__(self, blob: bytes, rules: dict, record: bool, tremor: bool, lookahead: bool):
         self.blob = blob
         self.rules = rules
         self.record = record
         self.tremor = tremor
+        self.lookahead = lookahead
+        # The last snapshot known to stand, with the step count it was taken at.
+        self.stored: tuple[bytes | None, int] = (None, -1)
         self.world: World | None = None
         self.changed = False
         self.frames: list = []
@@ -870,7 +890,7 @@ def _do_pull(ctx: _Context, seat: int, action: dict) -> None:
     }
     column["where"] = "hand"
     column["pose"] = None
-    result = _settle_and_sync(ctx, world, reference, start)
+    result = _settle_and_sync(ctx, reference, start)
     if result.collapsed:
         _collapse_event(rules, result, seat, ctx.events)
         return
@@ -913,7 +933,7 @@ def _do_place(ctx: _Context, seat: int, action: dict) -> None:
     if ctx.record:
         ctx.frames.extend(_place_frames(column_id, pose))
     start = PLACE_ANIMATION_TIME if ctx.record else 0.0
-    result = _settle_and_sync(ctx, world, reference, start)
+    result = _settle_and_sync(ctx, reference, start)
     rules["holding"] = None
     if result.collapsed:
         _collapse_event(rules, result, seat, ctx.events)
@@ -951,9 +971,7 @@ def _protest_succeeded(ctx: _Context, column_id: int) -> None:
     world.remove_column(column_id)
     rules["columns"][column_id].update(where="out", pose=None)
     # Lifting a column off the top disturbs nothing, but the physics still decides.
-    result = _settle(ctx, reference, _last_time(ctx.frames))
-    ctx.frames.extend(result.frames[1:])
-    _sync_poses(rules, world)
+    result = _settle_and_sync(ctx, reference, _last_time(ctx.frames), first_frame=False)
     ctx.events.append(
         _event(
             "protest_succeeded",
@@ -985,7 +1003,7 @@ def _do_abort(ctx: _Context, seat: int, action: dict) -> None:
         holding = rules["holding"]
         world.add_column(column_id, column["lane"], tuple(holding["origin"]))
         column.update(where=holding["origin_where"], level=holding["origin_level"])
-        result = _settle_and_sync(ctx, world, reference, 0.0)
+        result = _settle_and_sync(ctx, reference, 0.0)
         if result.collapsed:
             column["locked"] = True
             _collapse_event(rules, result, seat, ctx.events)
@@ -1124,7 +1142,7 @@ def _do_remove_column(ctx: _Context, seat: int, action: dict) -> None:
         ctx.frames.extend(_pull_frames(column_id, pose))
     column.update(where="out", pose=None)
     start = (PULL_ANIMATION_TIME + FRAME_TIME) if ctx.record else 0.0
-    result = _settle_and_sync(ctx, world, reference, start)
+    result = _settle_and_sync(ctx, reference, start)
     ctx.events.append(
         _event("column_removed", "The column is removed from the game.", column=column_id)
     )
@@ -1155,7 +1173,7 @@ def _do_lay_platform(ctx: _Context, seat: int, action: dict) -> None:
     start = PLACE_ANIMATION_TIME if ctx.record else 0.0
     rules["laid"] += 1
     rules["platforms"][index]["laid_by"] = seat
-    result = _settle_and_sync(ctx, world, reference, start)
+    result = _settle_and_sync(ctx, reference, start)
     if result.collapsed:
         _collapse_event(rules, result, seat, ctx.events)
         return

@@ -22,6 +22,12 @@ class Command(BaseCommand):
             "--seal-start", default="green", choices=("green", "blue"), help="blue: Polish"
         )
         parser.add_argument("--json", action="store_true", help="one JSON object per line")
+        parser.add_argument(
+            "--check-reload",
+            action="store_true",
+            help="reload every stored state, step it 3 s with no action and count those "
+            "that move more than 0.5 mm (slower)",
+        )
 
     def handle(self, *args, **options):
         if options["matches"] < 1:
@@ -38,6 +44,7 @@ class Command(BaseCommand):
             options["players"],
             options["level"],
             match_options,
+            options["check_reload"],
         ):
             reports.append(report)
             if options["json"]:
@@ -52,7 +59,20 @@ class Command(BaseCommand):
                     f"seed {report['seed']}: {report['actions']} actions, highest "
                     f"{report['highest_platform']}, {fell}, end {report['end_reason']}, "
                     f"winner {report['winner']}, hash {report['hash'][:16]}, "
-                    f"{report['seconds']} s (slowest decision {report['slowest_decision']} s)"
+                    f"{report['seconds']} s (slowest decision {report['slowest_decision']} s), "
+                    f"{report['turns']} turns, {report['claims']} claims, protests "
+                    f"{report['protests_won']}/{report['protests']} won"
+                    + (
+                        f", collapse during {report['collapse_action']}"
+                        if report["collapsed"]
+                        else ""
+                    )
+                    + (
+                        f", reload check {report['states_that_moved']}/{report['states_checked']}"
+                        f" moved (worst {report['worst_reload_shift']} mm)"
+                        if options["check_reload"]
+                        else ""
+                    )
                 )
         summary = totals(reports)
         if options["json"]:
@@ -63,5 +83,16 @@ class Command(BaseCommand):
                 f"average, {summary['reached_green']} reached green, {summary['collapses']} "
                 f"collapsed, {summary['no_winner']} without winner, highest "
                 f"{summary['highest']}, slowest decision {summary['slowest_decision']} s, "
-                f"{summary['seconds']} s"
+                f"{summary['seconds']} s; turns min/median/max {summary['turns']['min']}/"
+                f"{summary['turns']['median']}/{summary['turns']['max']}; collapses by action "
+                f"{summary['collapse_causes']}; ends {summary['end_reasons']}; claims "
+                f"{summary['claims']}; protests {summary['protests_won']}/{summary['protests']} "
+                f"won"
+                + (
+                    f"; reload check: {summary['states_that_moved']} of "
+                    f"{summary['states_checked']} states moved more than 0.5 mm (worst "
+                    f"{summary['worst_reload_shift']} mm)"
+                    if options["check_reload"]
+                    else ""
+                )
             )
