@@ -1,9 +1,12 @@
 """Bots: an easy one that plays by feel and a careful one that tries moves on copies.
 
-Both only ever return an action from legal_actions(state). The careful bot looks ahead by
-applying candidate actions to the stored snapshot (apply_action never mutates its input,
-and every action starts from the snapshot), without frames and without the hand tremor,
-which a player cannot foresee.
+Both only ever return an action from legal_actions(state), with the hand's gesture (speed
+and steadiness) added to a pull, a placement or a removal. Their hands are imperfect: the
+easy bot pulls fast and shakily, the careful one slowly and steadily, but neither perfectly
+(docs/paletti.md, "The hand"). The careful bot looks ahead by applying candidate actions to
+the stored snapshot (apply_action never mutates its input, and every action starts from the
+snapshot), with its own gesture but without frames and without the hand's chance, which a
+player cannot foresee.
 """
 
 import random
@@ -14,18 +17,31 @@ from .rules import IllegalAction, State, apply_action, lane_spans, legal_actions
 LEVELS = ("easy", "careful")
 # The careful bot thinks in simulations, not seconds, so that its choice depends only on
 # the position and its dice, never on how busy the machine is: a self-play run replays
-# exactly. 40 simulations take about 0.6 s here (each is a short settle), well under 2 s.
-SIMULATION_BUDGET = 40
+# exactly. 30 simulations take about 1 s here (a pull is simulated while the hand draws the
+# column out), under the 2 s a decision may take.
+SIMULATION_BUDGET = 30
 # Platform movement (mm) a careful bot accepts as "still safe" after a pull or a place.
 SAFE_SHIFT = 0.3 * COLUMN_HEIGHT * 0.5
+# A pull drags what the column carries: the careful bot accepts less movement there (mm).
+SAFE_PULL_SHIFT = 3.0
+# Once it has touched a column and felt its load, the careful bot checks the pull again
+# imagining its hand this much less steady: a second, more cautious look.
+SECOND_LOOK_UNSTEADINESS = 0.15
 # Easy bot: a column bearing more than this (g) makes it nervous enough to abort sometimes.
 EASY_NERVOUS_LOAD = 60.0
 EASY_ABORT_CHANCE = 0.3
 EASY_PROTEST_CHANCE = 0.15
+# Easy bot: how often it passes when its only other move is to ask for a platform.
+EASY_PASS_CHANCE = 0.3
 # Careful bot: how many columns and positions it tries at most.
 CAREFUL_PULLS = 8
 CAREFUL_PLACES = 10
 CAREFUL_LAYS = 5
+# The bots' hands (estimates): ranges their gestures are drawn from, per decision.
+HANDS = {
+    "easy": {"pull_speed": (150.0, 450.0), "place_speed": (60.0, 250.0), "steady": (0.2, 0.6)},
+    "careful": {"pull_speed": (70.0, 160.0), "place_speed": (20.0, 60.0), "steady": (0.7, 0.95)},
+}
 
 
 def choose_action(state: State, level: str, rng: random.Random) -> dict:
@@ -36,11 +52,37 @@ def choose_action(state: State, level: str, rng: random.Random) -> dict:
     actions = legal_actions(state)
     if not actions:
         raise IllegalAction("game_over", "The game is over; there is nothing to choose.")
+    if level not in LEVELS:
+        raise ValueError(f"Unknown bot level {level!r}; use one of {LEVELS}.")
+    hand = _hand(level, rng)
     if level == "easy":
-        return _easy(state, actions, rng)
-    if level == "careful":
-        return _Careful(state, actions, rng).choose()
-    raise ValueError(f"Unknown bot level {level!r}; use one of {LEVELS}.")
+        action = _easy(state, actions, rng)
+    else:
+        action = _Careful(state, actions, rng, hand).choose()
+    return _with_gesture(action, hand)
+
+
+def _hand(level: str, rng: random.Random) -> dict:
+    """This decision's gestures: pull and placement speeds (mm/s) and steadiness."""
+    ranges = HANDS[level]
+    return {
+        "pull": {
+            "speed": round(rng.uniform(*ranges["pull_speed"])),
+            "steadiness": round(rng.uniform(*ranges["steady"]), 2),
+        },
+        "place": {
+            "speed": round(rng.uniform(*ranges["place_speed"])),
+            "steadiness": round(rng.uniform(*ranges["steady"]), 2),
+        },
+    }
+
+
+def _with_gesture(action: dict, hand: dict) -> dict:
+    if action["type"] in ("pull", "remove_column"):
+        return {**action, **hand["pull"]}
+    if action["type"] == "place":
+        return {**action, **hand["place"]}
+    return action
 
 
 def _of_type(actions: list[dict], kind: str) -> list[dict]:
@@ -72,11 +114,15 @@ def _easy(state: State, actions: list[dict], rng: random.Random) -> dict:
     if phase == "lay":
         lays = _of_type(actions, "lay_platform")
         return _central(lays, rng, 0.3) if lays else actions[0]
+    if phase == "penalty":
+        return rng.choice(_of_type(actions, "remove_column") or actions)
     touches = _of_type(actions, "touch")
     if phase == "move" and touches:
         return rng.choice(touches)
     asks = _of_type(actions, "ask_platform")
     if asks and (phase != "choose_colour" or rng.random() < 0.2):
+        if _of_type(actions, "pass") and rng.random() < EASY_PASS_CHANCE:
+            return _of_type(actions, "pass")[0]
         return asks[0]
     return rng.choice(actions)
 
@@ -95,10 +141,11 @@ def _platform_shift(before: State, after: State) -> float:
 class _Careful:
     """One decision of the careful bot: simulate, weigh safety against points."""
 
-    def __init__(self, state: State, actions: list[dict], rng: random.Random):
+    def __init__(self, state: State, actions: list[dict], rng: random.Random, hand: dict):
         self.state = state
         self.actions = actions
         self.rng = rng
+        self.hand = hand
         self.simulations = 0
 
     def time_left(self) -> bool:
@@ -108,6 +155,7 @@ class _Careful:
     def outcome(self, state: State, action: dict) -> tuple[State | None, float]:
         """The state after `action` and the platforms' shift; None if the villa falls."""
         self.simulations += 1
+        action = _with_gesture(action, self.hand)
         try:
             result = apply_action(state, action, record=False, tremor=False, lookahead=True)
         except IllegalAction:
@@ -136,7 +184,7 @@ class _Careful:
             if best is not None and not self.time_left():
                 break
             risk = self.pull_risk(state, action["column"])
-            if risk > SAFE_SHIFT:
+            if risk > SAFE_PULL_SHIFT:
                 continue
             score = columns[action["column"]]["value"] - risk
             if score > best_score:
@@ -155,15 +203,21 @@ class _Careful:
             if best is not None:
                 return best
             asks = _of_type(actions, "ask_platform")
-            if asks:
+            if asks and not (touches == [] and self.keeps_seal_by_passing()):
                 return asks[0]
+            if _of_type(actions, "pass"):
+                return _of_type(actions, "pass")[0]
             # Nothing is safe: touch the lightest-looking column and put it back (an abort
             # only costs the column, a collapse costs the game).
             return touches[0] if touches else actions[0]
         if phase == "touched":
             column_id = rules["touched"]
+            pull = self.hand["pull"]
+            cautious = max(0.0, round(pull["steadiness"] - SECOND_LOOK_UNSTEADINESS, 2))
+            self.hand = {**self.hand, "pull": {**pull, "steadiness": cautious}}
             risk = self.pull_risk_from_touched(column_id)
-            kind = "pull" if risk <= SAFE_SHIFT else "abort"
+            self.hand = {**self.hand, "pull": pull}
+            kind = "pull" if risk <= SAFE_PULL_SHIFT else "abort"
             return _of_type(actions, kind)[0]
         if phase == "holding":
             return self.best_place()
@@ -173,8 +227,13 @@ class _Careful:
             return self.best_removal()
         if phase == "lay":
             lays = _of_type(actions, "lay_platform")
-            return self.best_of(lays, CAREFUL_LAYS) if lays else actions[0]
+            return self.best_of(lays, CAREFUL_LAYS) if lays else _of_type(actions, "pass")[0]
         return actions[0]
+
+    def keeps_seal_by_passing(self) -> bool:
+        """A seal holder gains nothing from a new platform: it resets the count, and the
+        first column on it, which the claimant may not place, takes the seal."""
+        return self.state.rules["seal"]["holder"] == self.state.rules["to_act"]
 
     def pull_risk_from_touched(self, column_id: int) -> float:
         seat = self.state.rules["to_act"]

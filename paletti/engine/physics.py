@@ -376,10 +376,14 @@ class World:
         reference: dict[str, tuple[float, float, float]] | None = None,
         start_time: float = 0.0,
         lookahead: bool = False,
+        driver=None,
     ) -> SettleResult:
         """Step until the villa is still, or has collapsed and its pieces lie still, or
         `max_time` has passed (after a collapse, COLLAPSE_TAIL_MAX_TIME more).
 
+        `driver` (hands.PullDriver): a column the hand moves, frame by frame, until it is
+        out; then it leaves the world (a None pose in the frames) and the villa settles.
+        It is left out of the collapse and stillness checks while the hand holds it.
         `record` only decides whether frames are kept: the simulation is the same either
         way, so a replay without frames reaches the same state. `lookahead` (a bot trying a
         move) stops at the first sign of a collapse instead. `reference`: platform poses at
@@ -396,7 +400,8 @@ class World:
             arm = PLATFORM_LENGTHS[0] / 2 if is_platform else COLUMN_HEIGHT / 2
             ref = reference.get(key)
             floor = ref[1] - MAX_PLATFORM_DROP if is_platform and ref else -math.inf
-            entries[body.id] = (key, is_platform, arm, floor)
+            driven = driver is not None and key == driver.key
+            entries[body.id] = (key, is_platform, arm, floor, driven)
         reader = _BodyReader(self.space, entries)
         last: dict = {}
         if record:
@@ -404,15 +409,27 @@ class World:
             result.frames.append({"t": round(start_time, 3), "poses": poses})
         quiet = 0.0
         max_steps = int(round(max_time / STEP))
+        if driver is not None:
+            max_steps += int(math.ceil(driver.duration / STEP))
         steps = 0
+        frame_time = FRAME_STEPS * STEP
         while steps < max_steps:
+            released = False
+            if driver is not None and not driver.advance(steps * STEP, frame_time):
+                driver.release()
+                self.remove_column(int(driver.key[1:]))
+                driver, released = None, True
             for _ in range(FRAME_STEPS):
                 space_step(STEP)
             steps += FRAME_STEPS
             now = steps * STEP
             poses, failure, still = reader.scan(last, record, inspect=not result.collapsed)
+            if released and record:
+                poses[reader.release(last)] = None
             if poses:
                 result.frames.append({"t": round(start_time + now, 3), "poses": poses})
+            if driver is not None:
+                still = False
             if failure:
                 result.collapsed = True
                 result.reason, result.piece = failure
@@ -424,6 +441,10 @@ class World:
             quiet = quiet + FRAME_STEPS * STEP if still else 0.0
             if quiet >= SETTLE_QUIET_TIME:
                 break
+        if driver is not None:
+            # A look-ahead stopped before the hand was done: the column leaves all the same.
+            driver.release()
+            self.remove_column(int(driver.key[1:]))
         result.steps = steps
         result.time = steps * STEP
         return result
@@ -436,6 +457,7 @@ def settle_storable(
     reference: dict,
     start_time: float = 0.0,
     lookahead: bool = False,
+    driver=None,
 ) -> tuple[World, SettleResult, bytes | None]:
     """Settle, then make the result storable: (world, result, verified snapshot bytes).
 
@@ -445,7 +467,11 @@ def settle_storable(
     and checked again. A bot's lookahead skips the check (bytes None): it stores nothing.
     """
     result = world.settle(
-        record=record, reference=reference, start_time=start_time, lookahead=lookahead
+        record=record,
+        reference=reference,
+        start_time=start_time,
+        lookahead=lookahead,
+        driver=driver,
     )
     if lookahead:
         return world, result, None
@@ -484,9 +510,19 @@ class _BodyReader:
 
     def __init__(self, space: pymunk.Space, entries: dict):
         self.space = space
-        # body id -> (name, is_platform, lever arm for angular speed, lowest allowed y)
+        # body id -> (name, is_platform, lever arm for angular speed, lowest allowed y,
+        # held by the hand)
         self.entries = entries
         self.buffer = pymunk.batch.Buffer()
+
+    def release(self, last: dict) -> str:
+        """Forget the body the hand held (it has left the world); returns its name."""
+        for body_id, entry in list(self.entries.items()):
+            if entry[4]:
+                del self.entries[body_id]
+                last.pop(entry[0], None)
+                return entry[0]
+        raise LookupError("no body is held")
 
     def scan(self, last: dict, record: bool, inspect: bool) -> tuple[dict, tuple | None, bool]:
         """(changed quantised poses, first sign of a collapse or None, whether all is still).
@@ -510,7 +546,7 @@ class _BodyReader:
             entry = get(body_id)
             if entry is None:
                 continue
-            key, is_platform, arm, floor = entry
+            key, is_platform, arm, floor, driven = entry
             i = 6 * n
             x, y, angle = values[i], values[i + 1], values[i + 2]
             if record:
@@ -525,6 +561,8 @@ class _BodyReader:
                     if previous is None or previous[1] != pose:
                         poses[key] = pose
                     last[key] = (raw, pose)
+            if driven:
+                continue
             if still:
                 vx, vy, w = values[i + 3], values[i + 4], values[i + 5]
                 if vx * vx + vy * vy > _SETTLE_SPEED_SQUARED or abs(w) * arm > SETTLE_SPEED:

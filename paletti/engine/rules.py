@@ -29,6 +29,20 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from .hands import (
+    FORESEEN_WOBBLE,
+    PLACE_SPEED_DEFAULT,
+    PLACE_SPEED_MAX,
+    PLACE_SPEED_MIN,
+    PULL_SPEED_DEFAULT,
+    PULL_SPEED_MAX,
+    PULL_SPEED_MIN,
+    STEADINESS_DEFAULT,
+    Gesture,
+    PullDriver,
+    place_tilt,
+    wobble,
+)
 from .physics import World, column_key, platform_key, settle_storable
 from .pieces import (
     BASE_LENGTH,
@@ -55,8 +69,6 @@ PLACEMENT_CLEARANCE = 0.5
 MIN_PLATFORM_SUPPORTS = 3
 # Seal race start: green in the French record, blue in the Polish reading (option).
 SEAL_START_LEVEL = {"green": 2, "blue": 1}
-# Pull animation: the column slides out sideways in this time (s), before the settle.
-PULL_ANIMATION_TIME = 0.4
 PLACE_ANIMATION_TIME = 0.3
 PLACE_ANIMATION_HEIGHT = 40.0  # mm above its resting place
 FRAME_TIME = 1.0 / 30.0
@@ -216,6 +228,7 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
         "end_reason": None,
         "collapse": None,
         "actions": 0,
+        "passes": 0,
         "log": [],
     }
     _sync_poses(rules, world)
@@ -537,7 +550,9 @@ def _start_turn(rules: dict, seat: int, events: list) -> None:
             rules["phase"] = PHASE_CHOOSE_COLOUR
 
 
-def _end_turn(rules: dict, events: list) -> None:
+def _end_turn(rules: dict, events: list, passed: bool = False) -> None:
+    if not passed:
+        rules["passes"] = 0
     _update_seal(rules, events)
     _start_turn(rules, (rules["turn"] + 1) % len(rules["seats"]), events)
 
@@ -602,11 +617,10 @@ def legal_actions(state: State) -> list[dict]:
             if _in_play(column) and column["colour"] in _seat_colours_of(rules, protester):
                 add("remove_column", column=column["id"])
     elif phase == PHASE_LAY:
-        candidates = lay_candidates(rules)
-        for x in candidates:
+        for x in lay_candidates(rules):
             add("lay_platform", x=x)
-        if not candidates:
-            add("pass")
+    if _may_pass(rules):
+        add("pass")
     return out
 
 
@@ -640,7 +654,9 @@ def _sync_poses(rules: dict, world: World) -> None:
         platform["pose"] = list(pose) if pose is not None else None
 
 
-def _settle_and_sync(ctx: "_Context", reference: dict, start: float, first_frame: bool = True):
+def _settle_and_sync(
+    ctx: "_Context", reference: dict, start: float, first_frame: bool = True, driver=None
+):
     """Settle until storable, keep the frames, and copy the bodies' poses into the rules.
 
     The world may be replaced by a reload of itself (physics.settle_storable): read it from
@@ -652,6 +668,7 @@ def _settle_and_sync(ctx: "_Context", reference: dict, start: float, first_frame
         reference=reference,
         start_time=start,
         lookahead=ctx.lookahead,
+        driver=driver,
     )
     ctx.world = world
     ctx.steps += result.steps
@@ -691,22 +708,6 @@ def _collapse_event(rules: dict, result, actor: int, events: list) -> None:
     )
     collapse = {"by": actor, "reason": result.reason, "level": level, "piece": result.piece}
     _finish(rules, "collapse", events, collapse)
-
-
-def _pull_frames(column_id: int, pose: tuple, start: float = 0.0) -> list[dict]:
-    """Scripted frames of a column sliding out sideways towards the nearer edge."""
-    key = column_key(column_id)
-    side = 1.0 if pose[0] >= 0 else -1.0
-    target = side * (BASE_LENGTH / 2 + 40.0)
-    n = max(1, int(round(PULL_ANIMATION_TIME / FRAME_TIME)))
-    frames = []
-    for k in range(1, n + 1):
-        x = pose[0] + (target - pose[0]) * k / n
-        frames.append(
-            {"t": round(start + k * FRAME_TIME, 3), "poses": {key: _q(x, pose[1], pose[2])}}
-        )
-    frames.append({"t": round(start + (n + 1) * FRAME_TIME, 3), "poses": {key: None}})
-    return frames
 
 
 def _place_frames(column_id: int, pose: tuple) -> list[dict]:
@@ -750,7 +751,8 @@ def apply_action(
     skips the frames only: the state reached is the same (replays rely on it).
     `lookahead=True` is a bot trying a move: a collapse's simulation stops at once and the
     new snapshot is not checked for standing, so the state is not one to store.
-    `tremor=False` ignores the hand tremor option (a bot cannot foresee its own hand).
+    `tremor=False` leaves out the hand's chance, the tremor option and the shape of a
+    pull's wobble (a bot cannot foresee its own hand).
     """
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         _refuse("malformed", "An action is an object with a 'type'.")
@@ -765,7 +767,9 @@ def apply_action(
     handler = _HANDLERS.get(kind)
     if handler is None:
         _refuse("unknown_action", f"Unknown action '{kind}'.")
-    ctx = _Context(state.blob, rules, record, tremor and rules["options"]["tremor"] > 0, lookahead)
+    ctx = _Context(
+        state.blob, rules, record, tremor and rules["options"]["tremor"] > 0, tremor, lookahead
+    )
     handler(ctx, seat, action)
     clean = dict(action)
     clean["seat"] = seat
@@ -785,11 +789,16 @@ def apply_action(
 class _Context:
     """Per-action working set: the rules copy, the world (loaded on demand), frames, events."""
 
-    def __init__(self, blob: bytes, rules: dict, record: bool, tremor: bool, lookahead: bool):
+    def __init__(
+        self, blob: bytes, rules: dict, record: bool, tremor: bool, chance: bool, lookahead: bool
+    ):
         self.blob = blob
         self.rules = rules
         self.record = record
+        # tremor: the tremor option's placement error applies; chance: the hand's dice roll
+        # (off when a bot looks ahead: it cannot foresee its own hand).
         self.tremor = tremor
+        self.chance = chance
         self.lookahead = lookahead
         # The last snapshot known to stand, with the step count it was taken at.
         self.stored: tuple[bytes | None, int] = (None, -1)
@@ -867,21 +876,43 @@ def _touch_problem(rules: dict, column: dict, seat: int) -> tuple[str, str]:
     return "not_your_colour", "You may only move a column of the right colour."
 
 
+def _gesture(action: dict, low: float, high: float, default: float) -> Gesture:
+    """The hand's speed and steadiness from an action, each optional, each within range."""
+    speed = _optional_number(action, "speed", low, high, default)
+    steadiness = _optional_number(action, "steadiness", 0.0, 1.0, STEADINESS_DEFAULT)
+    return Gesture(speed=speed, steadiness=steadiness)
+
+
+def _optional_number(action: dict, key: str, low: float, high: float, default: float) -> float:
+    if key not in action:
+        return default
+    value = _number(action, key)
+    if not low <= value <= high:
+        _refuse("bad_parameter", f"'{key}' must lie between {low:g} and {high:g}.")
+    return value
+
+
+def _hand_rng(rules: dict) -> random.Random:
+    """The hand's dice for this action: from the match seed and the action's number."""
+    return random.Random(f"{rules['seed']}:hand:{rules['actions']}")  # noqa: S311
+
+
 def _do_pull(ctx: _Context, seat: int, action: dict) -> None:
     rules = ctx.rules
     _need_phase(rules, PHASE_TOUCHED)
     column_id = action.get("column", rules["touched"])
     if column_id != rules["touched"]:
         _refuse("not_touched", "Only the column you touched may be pulled.")
+    gesture = _gesture(action, PULL_SPEED_MIN, PULL_SPEED_MAX, PULL_SPEED_DEFAULT)
     world = ctx.load()
     reference = world.poses()
     column = rules["columns"][column_id]
-    pose = world.remove_column(column_id)
-    # The platforms are held while the column slides out, so it leaves instantly as far as
-    # the villa is concerned; the villa is then let go and settles.
-    if ctx.record:
-        ctx.frames.extend(_pull_frames(column_id, pose))
-    start = (PULL_ANIMATION_TIME + FRAME_TIME) if ctx.record else 0.0
+    pose = world.pose(column_key(column_id))
+    # How the hand wobbles is chance, drawn per action: a bot looking ahead (chance off)
+    # knows how steady its hand is but not the shape of the wobble.
+    chance = wobble(_hand_rng(rules)) if ctx.chance else FORESEEN_WOBBLE
+    key = column_key(column_id)
+    driver = PullDriver(world.space, world.bodies[key], key, column_id, gesture, chance)
     rules["holding"] = {
         "column": column_id,
         "origin": list(pose),
@@ -890,7 +921,7 @@ def _do_pull(ctx: _Context, seat: int, action: dict) -> None:
     }
     column["where"] = "hand"
     column["pose"] = None
-    result = _settle_and_sync(ctx, reference, start)
+    result = _settle_and_sync(ctx, reference, 0.0, driver=driver)
     if result.collapsed:
         _collapse_event(rules, result, seat, ctx.events)
         return
@@ -911,13 +942,14 @@ def _do_place(ctx: _Context, seat: int, action: dict) -> None:
     problem = placement_problem(rules, column_id, x, lane)
     if problem:
         _refuse(*problem)
-    angle_error = 0.0
+    gesture = _gesture(action, PLACE_SPEED_MIN, PLACE_SPEED_MAX, PLACE_SPEED_DEFAULT)
+    angle_error = place_tilt(gesture, _hand_rng(rules)) if ctx.chance else 0.0
     if ctx.tremor:
         # The tremor comes from the match seed and the action's index, so replays agree.
         rng = random.Random(f"{rules['seed']}:tremor:{rules['actions']}")  # noqa: S311
         sigma = rules["options"]["tremor"]
         x += rng.gauss(0.0, sigma)
-        angle_error = rng.gauss(0.0, sigma * TREMOR_ANGLE_PER_MM)
+        angle_error += rng.gauss(0.0, sigma * TREMOR_ANGLE_PER_MM)
     world = ctx.load()
     reference = world.poses()
     top = _top_index(rules)
@@ -928,6 +960,12 @@ def _do_place(ctx: _Context, seat: int, action: dict) -> None:
     pose = world.placement_pose(column_id, top, x, stack_top)
     pose = (pose[0], pose[1], pose[2] + angle_error)
     world.add_column(column_id, lane, pose)
+    # Set down at the gesture's speed, straight down in the platform's frame.
+    tilt = pose[2] - angle_error
+    world.bodies[column_key(column_id)].velocity = (
+        gesture.speed * math.sin(tilt),
+        -gesture.speed * math.cos(tilt),
+    )
     column = rules["columns"][column_id]
     column.update(where="platform", level=rules["laid"], lane=lane)
     if ctx.record:
@@ -1135,14 +1173,14 @@ def _do_remove_column(ctx: _Context, seat: int, action: dict) -> None:
     column = rules["columns"][column_id]
     if column["colour"] not in _seat_colours_of(rules, protester) or not _in_play(column):
         _refuse("not_protesters_column", "Remove one of the protester's columns still in play.")
+    gesture = _gesture(action, PULL_SPEED_MIN, PULL_SPEED_MAX, PULL_SPEED_DEFAULT)
     world = ctx.load()
     reference = world.poses()
-    pose = world.remove_column(column_id)
-    if ctx.record:
-        ctx.frames.extend(_pull_frames(column_id, pose))
+    key = column_key(column_id)
+    chance = wobble(_hand_rng(rules)) if ctx.chance else FORESEEN_WOBBLE
+    driver = PullDriver(world.space, world.bodies[key], key, column_id, gesture, chance)
     column.update(where="out", pose=None)
-    start = (PULL_ANIMATION_TIME + FRAME_TIME) if ctx.record else 0.0
-    result = _settle_and_sync(ctx, reference, start)
+    result = _settle_and_sync(ctx, reference, 0.0, driver=driver)
     ctx.events.append(
         _event("column_removed", "The column is removed from the game.", column=column_id)
     )
@@ -1199,15 +1237,58 @@ def _lay_frames(index: int, pose: tuple) -> list[dict]:
     ]
 
 
+def _may_pass(rules: dict) -> bool:
+    """Passing is a choice where the French text says "peut" (may): asking for a platform
+    when it is one's only move, removing a protester's column, laying the platform."""
+    phase = rules["phase"]
+    if phase in (PHASE_PENALTY, PHASE_LAY):
+        return True
+    if phase not in (PHASE_MOVE, PHASE_CHOOSE_COLOUR) or rules["context"] != CONTEXT_TURN:
+        return False
+    if phase == PHASE_CHOOSE_COLOUR:
+        return False  # a colour with a movable column exists, or the phase would be move
+    return not _context_movable(rules) and _can_ask_platform(rules)
+
+
 def _do_pass(ctx: _Context, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, PHASE_LAY)
-    if lay_candidates(rules):
-        _refuse("must_act", "The platform can be laid; passing is not allowed.")
+    if not _may_pass(rules):
+        if rules["phase"] in (PHASE_MOVE, PHASE_CHOOSE_COLOUR):
+            _refuse("must_act", "You can still move a column; passing is not allowed.")
+        _refuse("wrong_phase", f"That action is not possible now (phase: {rules['phase']}).")
+    name = rules["seats"][seat]["name"]
+    phase = rules["phase"]
+    if phase == PHASE_PENALTY:
+        ctx.events.append(
+            _event(
+                "penalty_waived",
+                f"{name} removes none of the protester's columns.",
+                seat=seat,
+            )
+        )
+        rules["phase"] = PHASE_LAY
+        return
+    if phase == PHASE_LAY:
+        if lay_candidates(rules):
+            text, code = f"{name} decides not to lay the new platform.", "platform_declined"
+        else:
+            text, code = (
+                "The platform cannot rest on 3 columns: the turn passes.",
+                ("platform_impossible"),
+            )
+        ctx.events.append(_event(code, text, seat=seat))
+        _end_turn(rules, ctx.events)
+        return
     ctx.events.append(
-        _event("platform_impossible", "The platform cannot rest on 3 columns: the turn passes.")
+        _event("passed", f"{name} passes rather than ask for a new platform.", seat=seat)
     )
-    _end_turn(rules, ctx.events)
+    rules["passes"] = rules.get("passes", 0) + 1
+    if rules["passes"] >= len(rules["seats"]):
+        # A whole round of passes: nobody will build on the top level any more.
+        _update_seal(rules, ctx.events)
+        _finish(rules, "no_moves", ctx.events)
+        return
+    _end_turn(rules, ctx.events, passed=True)
 
 
 _HANDLERS = {

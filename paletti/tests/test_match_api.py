@@ -284,7 +284,9 @@ def test_every_listed_action_is_accepted_over_whole_bot_driven_matches(api):
             engine.apply_action(engine_state, action)
             checked += 1
         choice = engine.choose_action(engine_state, "easy", rng)
-        assert choice in listed or choice["type"] == "place"
+        # A bot adds its hand's gesture (speed, steadiness) to a listed action.
+        chosen = {k: v for k, v in choice.items() if k not in ("speed", "steadiness")}
+        assert chosen in listed or choice["type"] == "place"
         response = post_action(api, match_id, state["version"], choice)
         assert response.status_code == 200, response.json()
         state = response.json()["state"]
@@ -354,7 +356,8 @@ def test_failed_protest_lets_the_claimant_remove_a_column(api):
     state = post_action(api, match_id, state["version"], touch).json()["state"]
     abort = {"type": "abort", "column": touch["column"]}
     state = post_action(api, match_id, state["version"], abort).json()["state"]
-    assert kinds(state) == {"remove_column"}
+    # The claimant may remove one of the protester's columns ("peut"), or not.
+    assert kinds(state) == {"remove_column", "pass"}
     removal = first(state, "remove_column")
     removed = post_action(api, match_id, state["version"], removal).json()
     assert removed["state"]["columns"][removal["column"]]["removed"] is True

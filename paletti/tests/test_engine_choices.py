@@ -1,0 +1,109 @@
+"""Where the French text says "peut" (may), the player chooses: claiming a platform, the
+penalty after a failed protest, laying the platform."""
+
+import pytest
+
+from paletti.engine import IllegalAction, State
+from paletti.tests.conftest import Table
+
+
+def _three_on_blue(table):
+    for x, lane in ((-40.0, 0), (0.0, 1), (40.0, 2)):
+        table.move(x=x, lane=lane)
+
+
+def _lock_columns(table, seats):
+    """Lock every column of these seats (as if each had been touched and put back)."""
+    rules = {**table.rules, "columns": [dict(c) for c in table.rules["columns"]]}
+    colours = {c for seat in seats for c in rules["seats"][seat]["colours"]}
+    for column in rules["columns"]:
+        if column["colour"] in colours:
+            column["locked"] = True
+    table.state = State(rules, table.state.blob, table.state.physics)
+
+
+def _kinds(table):
+    return {a["type"] for a in table.legal()}
+
+
+@pytest.fixture
+def blocked(table):
+    """Three columns on blue, and the player to act has no column left to move."""
+    _three_on_blue(table)
+    _lock_columns(table, [table.rules["to_act"]])
+    return table
+
+
+def test_a_player_whose_only_move_is_a_claim_may_pass_instead(blocked):
+    seat = blocked.rules["to_act"]
+    assert _kinds(blocked) == {"ask_platform", "pass"}
+    blocked.act(type="pass")
+    assert "passed" in blocked.codes()
+    assert blocked.rules["laid"] == 1 and blocked.rules["to_act"] == (seat + 1) % 4
+
+
+def test_passing_is_refused_to_a_player_who_can_still_move_a_column(table):
+    _three_on_blue(table)
+    assert "pass" not in _kinds(table)
+    with pytest.raises(IllegalAction) as error:
+        table.act(type="pass")
+    assert error.value.code == "must_act"
+
+
+def test_a_whole_round_of_passes_ends_the_game(table):
+    _three_on_blue(table)
+    _lock_columns(table, range(4))
+    for _ in range(3):
+        table.act(type="pass")
+        assert table.rules["phase"] != "over"
+    table.act(type="pass")
+    assert table.rules["phase"] == "over" and table.rules["end_reason"] == "no_moves"
+
+
+def test_an_unchallenged_claimant_may_decline_to_lay_the_platform(table):
+    _three_on_blue(table)
+    claimant = table.rules["turn"]
+    table.act(type="ask_platform")
+    for _ in range(3):
+        table.act(type="decline")
+    assert _kinds(table) == {"lay_platform", "pass"}
+    table.act(type="pass")
+    assert "platform_declined" in table.codes()
+    assert table.rules["laid"] == 1 and table.rules["turn"] == (claimant + 1) % 4
+
+
+def test_after_a_failed_protest_the_claimant_may_spare_the_protesters_columns(table):
+    _three_on_blue(table)
+    claimant = table.rules["turn"]
+    table.act(type="ask_platform")
+    protester = table.rules["to_act"]
+    table.act(type="protest")
+    column = table.touchable()[0]
+    table.act(type="touch", column=column)
+    table.act(type="abort", column=column)
+    assert table.rules["phase"] == "penalty"
+    in_play = [c for c in table.rules["columns"] if c["where"] in ("base", "platform")]
+    table.act(type="pass")
+    assert "penalty_waived" in table.codes()
+    assert table.rules["phase"] == "lay" and table.rules["to_act"] == claimant
+    still = [c for c in table.rules["columns"] if c["where"] in ("base", "platform")]
+    assert len(still) == len(in_play)
+    assert any(c["colour"] in table.rules["seats"][protester]["colours"] for c in still)
+
+
+def test_pass_when_no_platform_can_rest_on_three_columns(make_table):
+    table: Table = make_table()
+    _three_on_blue(table)
+    table.act(type="ask_platform")
+    for _ in range(3):
+        table.act(type="decline")
+    # The three columns leave the top level before the platform is laid (as a protest's
+    # column would): nothing is left for the platform to rest on.
+    rules = {**table.rules, "columns": [dict(c) for c in table.rules["columns"]]}
+    for column in rules["columns"]:
+        if column["level"] == 1:
+            column["where"] = "out"
+    table.state = State(rules, table.state.blob, table.state.physics)
+    assert _kinds(table) == {"pass"}
+    table.act(type="pass")
+    assert "platform_impossible" in table.codes()
