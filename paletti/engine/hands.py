@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import pymunk
 
 from .physics import SOLID_CATEGORY
-from .pieces import BASE_LENGTH, COLUMN_HEIGHT, COLUMNS
+from .pieces import COLUMN_HEIGHT, COLUMNS, PLATFORM_LENGTHS
 
 # Pull speed (mm/s): range accepted and default (a calm pull takes about a second).
 PULL_SPEED_MIN = 20.0
@@ -49,8 +49,9 @@ GRIP_FORCE = 3.0e6
 WOBBLE_FREQUENCIES = (3.0, 7.0)
 # Placement: tilt (rad) of a column set down by a hand of steadiness 0 (estimate).
 PLACE_TILT = math.radians(3.0)
-# The pulled column is out once its near edge is this far beyond the base's end (mm).
-PULL_CLEARANCE = 5.0
+# The pulled column is lifted away once its inner edge is this far beyond the end of the
+# platform above it (mm).
+PULL_CLEARANCE = 2.0
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,11 @@ class PullDriver:
         column_id: int,
         gesture: Gesture,
         chance: tuple[float, float, float],
+        above_end: float | None = None,
     ):
+        """`above_end`: the world x of the end of the platform above the column (on the
+        side it is pulled towards), None if nothing is above it. Once the column is clear
+        of it, it carries nothing and the hand lifts it away."""
         self.space = space
         self.body = body
         self.key = key
@@ -96,7 +101,12 @@ class PullDriver:
         self.direction = 1.0 if x >= 0 else -1.0
         width = COLUMNS[column_id].width
         self.start_x = x
-        self.end_x = self.direction * (BASE_LENGTH / 2 + width / 2 + PULL_CLEARANCE)
+        if above_end is None:
+            self.end_x = x
+        else:
+            self.end_x = above_end + self.direction * (width / 2 + PULL_CLEARANCE)
+            if (self.end_x - x) * self.direction < 0:
+                self.end_x = x
         self.speed = gesture.speed
         self.duration = abs(self.end_x - x) / gesture.speed
         unsteady = 1.0 - gesture.steadiness
@@ -139,6 +149,11 @@ class PullDriver:
     def release(self) -> None:
         """Take the hand out of the space (the column is taken out by the world)."""
         self.space.remove(self.joint, self.hand)
+
+
+def platform_end(body: pymunk.Body, index: int, direction: float) -> float:
+    """World x of a platform's end on one side (direction -1 left, 1 right)."""
+    return body.local_to_world((direction * PLATFORM_LENGTHS[index] / 2, 0.0)).x
 
 
 def place_tilt(gesture: Gesture, rng: random.Random) -> float:

@@ -41,6 +41,7 @@ from .hands import (
     Gesture,
     PullDriver,
     place_tilt,
+    platform_end,
     wobble,
 )
 from .physics import World, column_key, platform_key, settle_storable
@@ -897,6 +898,21 @@ def _hand_rng(rules: dict) -> random.Random:
     return random.Random(f"{rules['seed']}:hand:{rules['actions']}")  # noqa: S311
 
 
+def _pull_driver(ctx: _Context, world: World, column_id: int, gesture: Gesture) -> PullDriver:
+    """The hand that draws a column out from under the platform above it (if any)."""
+    rules = ctx.rules
+    key = column_key(column_id)
+    body = world.bodies[key]
+    level = rules["columns"][column_id]["level"]
+    above = world.bodies.get(platform_key(level)) if level < rules["laid"] else None
+    direction = 1.0 if body.position.x >= 0 else -1.0
+    end = platform_end(above, level, direction) if above is not None else None
+    # How the hand wobbles is chance, drawn per action: a bot looking ahead (chance off)
+    # knows how steady its hand is but not the shape of the wobble.
+    chance = wobble(_hand_rng(rules)) if ctx.chance else FORESEEN_WOBBLE
+    return PullDriver(world.space, body, key, column_id, gesture, chance, end)
+
+
 def _do_pull(ctx: _Context, seat: int, action: dict) -> None:
     rules = ctx.rules
     _need_phase(rules, PHASE_TOUCHED)
@@ -908,11 +924,7 @@ def _do_pull(ctx: _Context, seat: int, action: dict) -> None:
     reference = world.poses()
     column = rules["columns"][column_id]
     pose = world.pose(column_key(column_id))
-    # How the hand wobbles is chance, drawn per action: a bot looking ahead (chance off)
-    # knows how steady its hand is but not the shape of the wobble.
-    chance = wobble(_hand_rng(rules)) if ctx.chance else FORESEEN_WOBBLE
-    key = column_key(column_id)
-    driver = PullDriver(world.space, world.bodies[key], key, column_id, gesture, chance)
+    driver = _pull_driver(ctx, world, column_id, gesture)
     rules["holding"] = {
         "column": column_id,
         "origin": list(pose),
@@ -1176,9 +1188,7 @@ def _do_remove_column(ctx: _Context, seat: int, action: dict) -> None:
     gesture = _gesture(action, PULL_SPEED_MIN, PULL_SPEED_MAX, PULL_SPEED_DEFAULT)
     world = ctx.load()
     reference = world.poses()
-    key = column_key(column_id)
-    chance = wobble(_hand_rng(rules)) if ctx.chance else FORESEEN_WOBBLE
-    driver = PullDriver(world.space, world.bodies[key], key, column_id, gesture, chance)
+    driver = _pull_driver(ctx, world, column_id, gesture)
     column.update(where="out", pose=None)
     result = _settle_and_sync(ctx, reference, 0.0, driver=driver)
     ctx.events.append(

@@ -5,7 +5,7 @@ import math
 import pytest
 
 from paletti.engine import IllegalAction, apply_action, new_match
-from paletti.engine.hands import Gesture, PullDriver
+from paletti.engine.hands import Gesture, PullDriver, platform_end
 from paletti.engine.physics import BASE_TOP, World, column_key, new_space, platform_key
 from paletti.engine.pieces import COLUMN_HEIGHT, PLATFORM_THICKNESS
 
@@ -32,7 +32,8 @@ def _pull_shift(extra_load: bool, gesture: Gesture, grip: float) -> float:
     world = _three_columns(extra_load)
     before = world.pose(platform_key(0))
     key = column_key(1)
-    driver = PullDriver(world.space, world.bodies[key], key, 1, gesture, (grip, 0.0, 0.0))
+    end = platform_end(world.bodies[platform_key(0)], 0, 1.0)
+    driver = PullDriver(world.space, world.bodies[key], key, 1, gesture, (grip, 0.0, 0.0), end)
     world.settle(record=False, reference=world.poses(), driver=driver)
     after = world.pose(platform_key(0))
     assert not world.has_column(1)

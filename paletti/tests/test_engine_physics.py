@@ -122,7 +122,7 @@ def test_actions_return_frames_at_about_30_per_second(make_table):
     column = table.outer_touchable()
     table.act(type="touch", column=column)
     assert table.frames == []
-    table.act(type="pull", column=column)
+    table.act(type="pull", column=column, speed=20)
     frames = table.frames
     times = [f["t"] for f in frames]
     assert times == sorted(times) and len(frames) > 10
