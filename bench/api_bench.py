@@ -6,7 +6,7 @@ For each action of a match (choose colour, touch, pull, place…) it times the P
 the project's WSGI application, as a WSGI server calls it (middleware, JSON parsing,
 database read, engine, conditional write, JSON response), and, in the same run, the engine
 alone doing the same work: load the stored snapshot, apply the same action, let the bots
-answer when a bot plays next, and encode the new snapshot and its hash (DESIGN.md: every
+answer when a bot plays next, and encode the new snapshot and its hash (docs/paletti.md: every
 action starts from a freshly loaded snapshot and ends with a stored one).
 
 Timings on a shared machine are noisy, so the bench plays R identical matches (same seed,

@@ -1,5 +1,5 @@
 """Villa Paletti matches as the database keeps them: the log is the history, the
-snapshot the truth every action starts from (see DESIGN.md)."""
+snapshot the truth every action starts from (see docs/paletti.md)."""
 
 import uuid
 

@@ -23,7 +23,7 @@ SIMULATION_BUDGET = 30
 # Platform movement (mm) a careful bot accepts as "still safe" after a pull or a place.
 SAFE_SHIFT = 0.3 * COLUMN_HEIGHT * 0.5
 # A pull drags what the column carries: the careful bot accepts less movement there (mm).
-SAFE_PULL_SHIFT = 3.0
+SAFE_PULL_SHIFT = 1.5
 # Once it has touched a column and felt its load, the careful bot checks the pull again
 # imagining its hand this much less steady: a second, more cautious look.
 SECOND_LOOK_UNSTEADINESS = 0.15
@@ -39,8 +39,18 @@ CAREFUL_PLACES = 10
 CAREFUL_LAYS = 5
 # The bots' hands (estimates): ranges their gestures are drawn from, per decision.
 HANDS = {
-    "easy": {"pull_speed": (150.0, 450.0), "place_speed": (60.0, 250.0), "steady": (0.2, 0.6)},
-    "careful": {"pull_speed": (70.0, 160.0), "place_speed": (20.0, 60.0), "steady": (0.7, 0.95)},
+    "easy": {
+        "pull_speed": (150.0, 450.0),
+        "pull_steady": (0.2, 0.6),
+        "place_speed": (80.0, 300.0),
+        "place_steady": (0.2, 0.6),
+    },
+    "careful": {
+        "pull_speed": (70.0, 160.0),
+        "pull_steady": (0.7, 0.95),
+        "place_speed": (40.0, 150.0),
+        "place_steady": (0.5, 0.9),
+    },
 }
 
 
@@ -68,11 +78,11 @@ def _hand(level: str, rng: random.Random) -> dict:
     return {
         "pull": {
             "speed": round(rng.uniform(*ranges["pull_speed"])),
-            "steadiness": round(rng.uniform(*ranges["steady"]), 2),
+            "steadiness": round(rng.uniform(*ranges["pull_steady"]), 2),
         },
         "place": {
             "speed": round(rng.uniform(*ranges["place_speed"])),
-            "steadiness": round(rng.uniform(*ranges["steady"]), 2),
+            "steadiness": round(rng.uniform(*ranges["place_steady"]), 2),
         },
     }
 
@@ -114,7 +124,7 @@ def _easy(state: State, actions: list[dict], rng: random.Random) -> dict:
     if phase == "lay":
         lays = _of_type(actions, "lay_platform")
         return _central(lays, rng, 0.3) if lays else actions[0]
-    if phase == "penalty":
+    if phase in ("penalty", "reward"):
         return rng.choice(_of_type(actions, "remove_column") or actions)
     touches = _of_type(actions, "touch")
     if phase == "move" and touches:
@@ -125,6 +135,10 @@ def _easy(state: State, actions: list[dict], rng: random.Random) -> dict:
             return _of_type(actions, "pass")[0]
         return asks[0]
     return rng.choice(actions)
+
+
+def columns_colour(rules: dict, column_id: int) -> str:
+    return rules["columns"][column_id]["colour"]
 
 
 def _platform_shift(before: State, after: State) -> float:
@@ -223,7 +237,7 @@ class _Careful:
             return self.best_place()
         if phase in ("claim", "neutral_protest"):
             return self.protest_or_decline()
-        if phase == "penalty":
+        if phase in ("penalty", "reward"):
             return self.best_removal()
         if phase == "lay":
             lays = _of_type(actions, "lay_platform")
@@ -323,9 +337,18 @@ class _Careful:
         return protest[0] if touch is not None else decline
 
     def best_removal(self) -> dict:
-        removals = _of_type(self.actions, "remove_column")
-        columns = self.state.rules["columns"]
-        top = self.state.rules["laid"]
+        rules = self.state.rules
+        own = set(rules["seats"][rules["to_act"]]["colours"])
+        # A reward may take any column: never one's own.
+        removals = [
+            a
+            for a in _of_type(self.actions, "remove_column")
+            if columns_colour(rules, a["column"]) not in own
+        ] or _of_type(self.actions, "remove_column")
+        if not removals:
+            return _of_type(self.actions, "pass")[0]
+        columns = rules["columns"]
+        top = rules["laid"]
         # The protester's points come from the top level: take the most valuable one there.
         ranked = sorted(
             removals,

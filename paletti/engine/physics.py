@@ -31,19 +31,19 @@ from .pieces import (
     PLATFORM_THICKNESS,
 )
 
-# Simulation constants measured with pymunk 7.3.1 (DESIGN.md): at 1/60 and 1/120 s a
+# Simulation constants measured with pymunk 7.3.1 (docs/paletti.md): at 1/60 and 1/120 s a
 # five-storey tower collapses by itself, at 10 iterations it sinks about 1 cm.
 GRAVITY = 9810.0  # mm/s2
 STEP = 1.0 / 240.0
 ITERATIONS = 30
 COLLISION_SLOP = 0.05  # mm
 FRICTION = 0.7  # per shape; pymunk multiplies the two of a pair
-# Sleeping lets a settled villa stop costing steps. Idle speed in mm/s, as DESIGN.md's
+# Sleeping lets a settled villa stop costing steps. Idle speed in mm/s, as the
 # "settled" criterion (speeds under ~1 mm/s for 0.5 s).
 IDLE_SPEED = 1.0
 SLEEP_TIME = 0.5
 
-# Settling: DESIGN.md "speeds under ~1 mm/s for 0.5 s, capped at 10 s simulated".
+# Settling (docs/paletti.md): speeds under 1 mm/s for 0.5 s, capped at 10 s simulated.
 SETTLE_SPEED = 1.0
 SETTLE_QUIET_TIME = 0.5
 SETTLE_MAX_TIME = 10.0
@@ -140,8 +140,8 @@ def _solid_filter() -> pymunk.ShapeFilter:
 
 
 def new_space() -> pymunk.Space:
-    """An empty space with DESIGN.md's settings, the table and the base."""
-    # threaded=False: the threaded space is not deterministic (DESIGN.md).
+    """An empty space with the settings of docs/paletti.md, the table and the base."""
+    # threaded=False: the threaded space is not deterministic.
     space = pymunk.Space(threaded=False)
     space.gravity = (0.0, -GRAVITY)
     space.iterations = ITERATIONS
@@ -149,7 +149,7 @@ def new_space() -> pymunk.Space:
     space.idle_speed_threshold = IDLE_SPEED
     space.sleep_time_threshold = SLEEP_TIME
     static = space.static_body
-    # A thick static box as table (DESIGN.md), wide enough to catch anything that falls.
+    # A thick static box as table, wide enough to catch anything that falls.
     half_table = TABLE_HALF_LENGTH
     table = pymunk.Poly(
         static,

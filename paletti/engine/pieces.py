@@ -16,7 +16,8 @@ KIND_HEX = "hex"
 KIND_THICK = "thick"
 COLUMN_VALUES = {KIND_THIN: 1, KIND_HEX: 2, KIND_THICK: 3}
 
-# Per colour: 3 thin round, 1 hexagonal, 1 thick round (French record, "contenu"; DESIGN.md).
+# Per colour: 3 thin round, 1 hexagonal, 1 thick round. Our estimate: the French record
+# only says "20 colonnes en 3 formats et en 4 couleurs" (docs/paletti.md, "Pieces").
 KINDS_PER_COLOUR = (KIND_THIN, KIND_THIN, KIND_THIN, KIND_HEX, KIND_THICK)
 
 # Column colours. The seeds only say "4 colours"; these names are the engine's own choice
@@ -55,7 +56,7 @@ BASE_THICKNESS = 10.0
 # (French record, illustration 2). Its width is an estimate.
 FORBIDDEN_HALF_WIDTH = 25.0
 
-# Depth lanes: 3 (DESIGN.md: 2-3 lanes, so columns at different depths pass each other).
+# Depth lanes: 3, so columns at different depths pass each other (docs/paletti.md, "Depth").
 LANES = (0, 1, 2)
 
 

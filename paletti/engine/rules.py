@@ -68,6 +68,8 @@ POSITION_GRID = 5.0
 PLACEMENT_CLEARANCE = 0.5
 # A laid platform must rest on at least 3 columns (French record).
 MIN_PLATFORM_SUPPORTS = 3
+# Where the seeds differ, the French text is the default and the Polish one an option.
+READINGS = ("french", "polish")
 # Seal race start: green in the French record, blue in the Polish reading (option).
 SEAL_START_LEVEL = {"green": 2, "blue": 1}
 PLACE_ANIMATION_TIME = 0.3
@@ -82,6 +84,7 @@ PHASE_TOUCHED = "touched"
 PHASE_HOLDING = "holding"
 PHASE_CLAIM = "claim"
 PHASE_PENALTY = "penalty"
+PHASE_REWARD = "reward"  # Polish protest rule: a successful protester removes a column
 PHASE_LAY = "lay"
 PHASE_NEUTRAL_PROTEST = "neutral_protest"
 PHASE_OVER = "over"
@@ -149,7 +152,9 @@ def _seat_colours(n_players: int, youngest: int, rng: random.Random) -> tuple[li
 def new_match(seed: int, players: int | list = 4, options: dict | None = None) -> State:
     """A new match from a seed, a number of players (2-4) or a list of seat names, options.
 
-    Options: "seal_start": "green" (French) or "blue" (Polish reading); "tremor": standard
+    Options: "seal_start": "green" (French) or "blue" (Polish reading); "protest" and
+    "abort": "french" or "polish" (the Polish text's own protest and abort rules, see
+    docs/paletti.md); "tremor": standard
     deviation in mm of the hand's placement error (0 = off); "setup": "default", "random"
     (seeded) or a set-up dict (validated, see setup.py); "youngest": seat index of the
     youngest player (seeded when absent).
@@ -162,6 +167,9 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
     seal_start = options.setdefault("seal_start", "green")
     if seal_start not in SEAL_START_LEVEL:
         raise ValueError("seal_start must be 'green' or 'blue'.")
+    for name in ("protest", "abort"):
+        if options.setdefault(name, "french") not in READINGS:
+            raise ValueError(f"{name} must be one of {READINGS}.")
     options["tremor"] = float(options.get("tremor", 0.0))
     setup_option = options.setdefault("setup", "default")
     if setup_option == "default":
@@ -226,6 +234,7 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
         "seal": {"started": False, "holder": None, "previous": None},
         "scores": [0] * n_players,
         "winner": None,
+        "outcome": None,
         "end_reason": None,
         "collapse": None,
         "actions": 0,
@@ -420,12 +429,25 @@ def _context_movable(rules: dict) -> list[int]:
     actor = rules["to_act"]
     context = rules["context"]
     if context == CONTEXT_CLAIM_PROTEST:
-        claimant = rules["claim"]["claimant"]
-        return _movable(rules, actor, _seat_colours_of(rules, claimant))
+        return _protest_movable(rules, actor)
     if context == CONTEXT_NEUTRAL_PROTEST:
         aborted = rules["neutral_protest"]["aborted"]
         return _movable(rules, actor, [rules["neutral"]], allow_locked=aborted)
     return _movable(rules, actor, _turn_colours(rules))
+
+
+def _polish_protest(rules: dict) -> bool:
+    return rules["options"].get("protest", "french") == "polish"
+
+
+def _protest_movable(rules: dict, seat: int) -> list[int]:
+    """What a protester may move to prove a claim wrong. French text: one of the
+    claimant's columns. Polish text: a column of any colour from under the top platform."""
+    if _polish_protest(rules):
+        top_supports = rules["laid"] - 1
+        movable = _movable(rules, seat, list(COLUMN_COLOURS))
+        return [c for c in movable if rules["columns"][c]["level"] == top_supports]
+    return _movable(rules, seat, _seat_colours_of(rules, rules["claim"]["claimant"]))
 
 
 def _can_ask_platform(rules: dict) -> bool:
@@ -441,8 +463,7 @@ def _can_act(rules: dict, seat: int) -> bool:
 
 def _protest_possible(rules: dict, seat: int) -> bool:
     if rules["phase"] == PHASE_CLAIM:
-        claimant = rules["claim"]["claimant"]
-        return bool(_movable(rules, seat, _seat_colours_of(rules, claimant)))
+        return bool(_protest_movable(rules, seat))
     aborted = rules["neutral_protest"]["aborted"]
     return bool(_movable(rules, seat, [rules["neutral"]], allow_locked=aborted))
 
@@ -499,15 +520,26 @@ def _finish(rules: dict, reason: str, events: list, collapse: dict | None = None
     rules["collapse"] = collapse
     rules["touched"] = None
     rules["touch_load"] = None
-    winner = None
-    if seal["started"]:
-        winner = seal["holder"]
+    winner, outcome = None, "race_not_begun"
+    if seal["started"] and seal["holder"] is None:
+        outcome = "no_seal_holder"
+    elif seal["started"]:
+        winner, outcome = seal["holder"], "seal_holder"
         if collapse is not None and collapse["by"] == winner:
+            # The holder brought the villa down: the previous holder wins, if there was one.
             winner = seal["previous"]
+            outcome = "previous_holder" if winner is not None else "no_previous_holder"
     rules["winner"] = winner
+    rules["outcome"] = outcome
     name = rules["seats"][winner]["name"] if winner is not None else "Nobody"
     events.append(
-        _event("game_over", f"The game is over. {name} wins.", winner=winner, reason=reason)
+        _event(
+            "game_over",
+            f"The game is over. {name} wins ({outcome.replace('_', ' ')}).",
+            winner=winner,
+            reason=reason,
+            outcome=outcome,
+        )
     )
 
 
@@ -612,11 +644,9 @@ def legal_actions(state: State) -> list[dict]:
         if _protest_possible(rules, seat):
             add("protest")
         add("decline")
-    elif phase == PHASE_PENALTY:
-        protester = rules["claim"]["protester"]
-        for column in rules["columns"]:
-            if _in_play(column) and column["colour"] in _seat_colours_of(rules, protester):
-                add("remove_column", column=column["id"])
+    elif phase in (PHASE_PENALTY, PHASE_REWARD):
+        for column_id in _removable(rules):
+            add("remove_column", column=column_id)
     elif phase == PHASE_LAY:
         for x in lay_candidates(rules):
             add("lay_platform", x=x)
@@ -930,6 +960,7 @@ def _do_pull(ctx: _Context, seat: int, action: dict) -> None:
         "origin": list(pose),
         "origin_level": column["level"],
         "origin_where": column["where"],
+        "origin_lane": column["lane"],
     }
     column["where"] = "hand"
     column["pose"] = None
@@ -941,6 +972,28 @@ def _do_pull(ctx: _Context, seat: int, action: dict) -> None:
     ctx.events.append(
         _event("pulled", "The column is out and the villa still stands.", column=column_id)
     )
+
+
+# How far a set-down column may end beyond the platform's end, or above its top, before it
+# counts as half off the platform (rule 3) or standing on another column (rule 8), in mm.
+RESTING_TOLERANCE = 1.0
+
+
+def _resting_problem(rules: dict, column_id: int) -> tuple | None:
+    """Whether a column, where it came to rest on the top platform, breaks rule 3 (half off
+    the platform) or rule 8 (on another column, below red): the aim is checked before the
+    placement, this checks where the hand actually put it."""
+    top = _top_index(rules)
+    pose = rules["platforms"][top]["pose"]
+    column = rules["columns"][column_id]
+    x, y = _to_local(pose, column["pose"][0], column["pose"][1])
+    half = COLUMNS[column_id].width / 2
+    if abs(x) + half > PLATFORM_LENGTHS[top] / 2 + RESTING_TOLERANCE:
+        return "off_platform", "The column came to rest half off the platform."
+    bottom = y - COLUMN_HEIGHT / 2 - PLATFORM_THICKNESS / 2
+    if top != RED and bottom > RESTING_TOLERANCE:
+        return "on_column", "The column came to rest on another column."
+    return None
 
 
 def _do_place(ctx: _Context, seat: int, action: dict) -> None:
@@ -984,9 +1037,18 @@ def _do_place(ctx: _Context, seat: int, action: dict) -> None:
         ctx.frames.extend(_place_frames(column_id, pose))
     start = PLACE_ANIMATION_TIME if ctx.record else 0.0
     result = _settle_and_sync(ctx, reference, start)
+    holding = rules["holding"]
     rules["holding"] = None
     if result.collapsed:
         _collapse_event(rules, result, seat, ctx.events)
+        return
+    broken = _resting_problem(rules, column_id)
+    if broken:
+        # Where the hand actually put it breaks rule 3 or 8: the build is given up.
+        ctx.events.append(
+            _event("placement_failed", broken[1], column=column_id, problem=broken[0])
+        )
+        _give_up_build(ctx, seat, column_id, holding)
         return
     ctx.events.append(
         _event(
@@ -1016,6 +1078,20 @@ def _do_place(ctx: _Context, seat: int, action: dict) -> None:
 
 def _protest_succeeded(ctx: _Context, column_id: int) -> None:
     rules = ctx.rules
+    if _polish_protest(rules):
+        # Polish text: the column stays where the protester put it, no platform is laid,
+        # and the protester may remove any column from the game as a reward.
+        protester = rules["claim"]["protester"]
+        ctx.events.append(
+            _event(
+                "protest_rewarded",
+                "The protest succeeds: no platform is laid, and the protester may remove "
+                "any column from the game.",
+                seat=protester,
+            )
+        )
+        rules.update(phase=PHASE_REWARD, to_act=protester, context=CONTEXT_TURN)
+        return
     world = ctx.load()
     reference = world.poses()
     world.remove_column(column_id)
@@ -1045,26 +1121,40 @@ def _do_abort(ctx: _Context, seat: int, action: dict) -> None:
     column_id = rules["touched"] if rules["phase"] == PHASE_TOUCHED else rules["holding"]["column"]
     if action.get("column", column_id) != column_id:
         _refuse("not_touched", "Only the column you touched can be put back.")
+    _give_up_build(ctx, seat, column_id, rules["holding"])
+
+
+def _give_up_build(ctx: _Context, seat: int, column_id: int, holding: dict | None) -> None:
+    """The build is given up: a column taken out (`holding`) goes back where it came from,
+    and is locked for the rest of the game (French text; the Polish one does not lock it).
+    Then the turn, or the protest it was part of, goes on as after an abort."""
+    rules = ctx.rules
     column = rules["columns"][column_id]
-    if rules["phase"] == PHASE_HOLDING:
+    locks = rules["options"].get("abort", "french") == "french"
+    if holding is not None:
         # Put back where it was taken from; the villa then settles around it.
         world = ctx.load()
         reference = world.poses()
-        holding = rules["holding"]
-        world.add_column(column_id, column["lane"], tuple(holding["origin"]))
-        column.update(where=holding["origin_where"], level=holding["origin_level"])
-        result = _settle_and_sync(ctx, reference, 0.0)
+        if world.has_column(column_id):  # a placement that broke a rule: off the top first
+            world.remove_column(column_id)
+        lane = holding.get("origin_lane", column["lane"])
+        world.add_column(column_id, lane, tuple(holding["origin"]))
+        column.update(where=holding["origin_where"], level=holding["origin_level"], lane=lane)
+        result = _settle_and_sync(ctx, reference, _last_time(ctx.frames))
         if result.collapsed:
-            column["locked"] = True
+            column["locked"] = locks
             _collapse_event(rules, result, seat, ctx.events)
             return
-    column["locked"] = True
+    column["locked"] = locks
     rules.update(touched=None, touch_load=None, holding=None)
     ctx.events.append(
         _event(
             "aborted",
-            "The column goes back and is locked for the rest of the game.",
+            "The column goes back and is locked for the rest of the game."
+            if locks
+            else "The column goes back.",
             column=column_id,
+            locked=locks,
         )
     )
     context = rules["context"]
@@ -1175,15 +1265,25 @@ def _do_decline(ctx: _Context, seat: int, action: dict) -> None:
         _own_step(rules, ctx.events)
 
 
+def _removable(rules: dict) -> list[int]:
+    """Columns that may be removed from the game now: after a failed protest, the
+    protester's; as the Polish text's reward for a successful protest, any in play."""
+    if rules["phase"] == PHASE_REWARD:
+        return [c["id"] for c in rules["columns"] if _in_play(c)]
+    colours = _seat_colours_of(rules, rules["claim"]["protester"])
+    return [c["id"] for c in rules["columns"] if _in_play(c) and c["colour"] in colours]
+
+
 def _do_remove_column(ctx: _Context, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, PHASE_PENALTY)
+    _need_phase(rules, PHASE_PENALTY, PHASE_REWARD)
     column_id = _integer(action, "column")
-    protester = rules["claim"]["protester"]
     if not 0 <= column_id < len(COLUMNS):
         _refuse("no_such_column", "There is no such column.")
     column = rules["columns"][column_id]
-    if column["colour"] not in _seat_colours_of(rules, protester) or not _in_play(column):
+    if column_id not in _removable(rules):
+        if rules["phase"] == PHASE_REWARD:
+            _refuse("column_out", "That column is out of the game.")
         _refuse("not_protesters_column", "Remove one of the protester's columns still in play.")
     gesture = _gesture(action, PULL_SPEED_MIN, PULL_SPEED_MAX, PULL_SPEED_DEFAULT)
     world = ctx.load()
@@ -1196,6 +1296,9 @@ def _do_remove_column(ctx: _Context, seat: int, action: dict) -> None:
     )
     if result.collapsed:
         _collapse_event(rules, result, seat, ctx.events)
+        return
+    if rules["phase"] == PHASE_REWARD:
+        _end_turn(rules, ctx.events)
         return
     rules.update(phase=PHASE_LAY, to_act=rules["claim"]["claimant"])
 
@@ -1251,7 +1354,7 @@ def _may_pass(rules: dict) -> bool:
     """Passing is a choice where the French text says "peut" (may): asking for a platform
     when it is one's only move, removing a protester's column, laying the platform."""
     phase = rules["phase"]
-    if phase in (PHASE_PENALTY, PHASE_LAY):
+    if phase in (PHASE_PENALTY, PHASE_REWARD, PHASE_LAY):
         return True
     if phase not in (PHASE_MOVE, PHASE_CHOOSE_COLOUR) or rules["context"] != CONTEXT_TURN:
         return False
@@ -1277,6 +1380,12 @@ def _do_pass(ctx: _Context, seat: int, action: dict) -> None:
             )
         )
         rules["phase"] = PHASE_LAY
+        return
+    if phase == PHASE_REWARD:
+        ctx.events.append(
+            _event("reward_waived", f"{name} removes no column from the game.", seat=seat)
+        )
+        _end_turn(rules, ctx.events)
         return
     if phase == PHASE_LAY:
         if lay_candidates(rules):

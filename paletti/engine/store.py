@@ -160,6 +160,9 @@ def state_to_json(state: State) -> dict:
         "scores": points,
         "seal": dict(rules["seal"]),
         "winner": rules["winner"],
+        # Why the winner won (or why nobody did): seal_holder, previous_holder (the holder
+        # brought the villa down), no_previous_holder, no_seal_holder, race_not_begun.
+        "outcome": rules.get("outcome"),
         "end_reason": rules["end_reason"],
         "collapse": rules["collapse"],
         "actions": rules["actions"],

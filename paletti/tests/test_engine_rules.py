@@ -269,8 +269,29 @@ def test_holder_who_causes_the_collapse_hands_the_win_to_the_previous_holder():
 
 def test_nobody_wins_before_the_race_began():
     rules = _seal_rules([0, 0, 0, 0], started=False)
-    _finish(rules, "collapse", [], {"by": 0, "reason": "platform_tilted", "level": 1})
+    events = []
+    _finish(rules, "collapse", events, {"by": 0, "reason": "platform_tilted", "level": 1})
     assert rules["winner"] is None
+    assert rules["outcome"] == events[-1]["outcome"] == "race_not_begun"
+
+
+@pytest.mark.parametrize(
+    ("holder", "previous", "by", "winner", "outcome"),
+    [
+        (2, 1, 3, 2, "seal_holder"),
+        (2, 1, 2, 1, "previous_holder"),
+        # The first holder brings the villa down: the race had begun, but nobody held the
+        # seal before, so nobody wins.
+        (2, None, 2, None, "no_previous_holder"),
+        (None, None, 0, None, "no_seal_holder"),
+    ],
+)
+def test_every_end_says_why_the_winner_won(holder, previous, by, winner, outcome):
+    rules = _seal_rules([0, 0, 0, 0], holder=holder, previous=previous)
+    events = []
+    _finish(rules, "collapse", events, {"by": by, "reason": "platform_tilted", "level": 1})
+    assert (rules["winner"], rules["outcome"]) == (winner, outcome)
+    assert events[-1]["outcome"] == outcome
 
 
 def test_game_ends_when_nobody_can_place_a_column_or_a_platform():

@@ -1,0 +1,92 @@
+"""Options where the seeds differ (the Polish text's own protest and abort rules), and a
+placement checked where the hand actually put it."""
+
+import pytest
+
+from paletti.engine import new_match, placement_range
+from paletti.tests.conftest import Table
+
+POLISH = {"protest": "polish", "abort": "polish", "seal_start": "blue"}
+
+
+def _three_on_blue(table):
+    for x, lane in ((-40.0, 0), (0.0, 1), (40.0, 2)):
+        table.move(x=x, lane=lane)
+
+
+def test_polish_abort_puts_the_column_back_without_locking_it(make_table):
+    table = make_table(7, 4, {"abort": "polish"})
+    seat = table.rules["to_act"]
+    column = table.touchable()[0]
+    table.act(type="touch", column=column)
+    table.act(type="abort", column=column)
+    assert table.rules["columns"][column]["locked"] is False
+    assert table.events[0]["locked"] is False
+    assert table.rules["to_act"] == (seat + 1) % 4
+
+
+def test_polish_protest_takes_any_column_from_under_the_top_platform(make_table):
+    table = make_table(7, 4, POLISH)
+    _three_on_blue(table)
+    claimant = table.rules["turn"]
+    table.act(type="ask_platform")
+    table.act(type="protest")
+    protester = table.rules["to_act"]
+    touchable = table.touchable()
+    colours = {table.rules["columns"][c]["colour"] for c in touchable}
+    # Not only the claimant's colours: any colour, as long as it stands under blue.
+    assert colours - set(table.rules["seats"][claimant]["colours"])
+    assert all(table.rules["columns"][c]["level"] == 0 for c in touchable)
+    column = table.outer_touchable()
+    table.act(type="touch", column=column)
+    table.act(type="pull", column=column)
+    table.act(type="place", column=column, x=-60.0, lane=1)
+    assert "protest_rewarded" in table.codes()
+    assert table.rules["columns"][column]["where"] == "platform"
+    assert table.rules["phase"] == "reward" and table.rules["to_act"] == protester
+    # The reward: any column of the game, the claimant's on the top level included.
+    victim = next(
+        c["id"]
+        for c in table.rules["columns"]
+        if c["level"] == 1 and c["colour"] in table.rules["seats"][claimant]["colours"]
+    )
+    assert victim in [a["column"] for a in table.legal("remove_column")]
+    table.act(type="remove_column", column=victim)
+    assert table.rules["columns"][victim]["where"] == "out"
+    assert table.rules["laid"] == 1 and table.rules["turn"] == (claimant + 1) % 4
+
+
+def test_polish_protester_may_waive_the_reward(make_table):
+    table = make_table(7, 4, POLISH)
+    _three_on_blue(table)
+    table.act(type="ask_platform")
+    table.act(type="protest")
+    column = table.outer_touchable()
+    table.act(type="touch", column=column)
+    table.act(type="pull", column=column)
+    table.act(type="place", column=column, x=-60.0, lane=1)
+    in_play = sum(c["where"] in ("base", "platform") for c in table.rules["columns"])
+    table.act(type="pass")
+    assert "reward_waived" in table.codes()
+    assert sum(c["where"] in ("base", "platform") for c in table.rules["columns"]) == in_play
+
+
+def test_unknown_readings_are_refused():
+    with pytest.raises(ValueError):
+        new_match(1, 4, {"protest": "danish"})
+
+
+def test_a_placement_that_ends_half_off_the_platform_is_given_up():
+    # Aimed at the very end of blue with a 5 mm tremor: seed 2's hand puts it over the edge.
+    table = Table(new_match(2, 4, {"tremor": 5.0}))
+    column = table.outer_touchable()
+    origin_level = table.rules["columns"][column]["level"]
+    table.act(type="touch", column=column)
+    table.act(type="pull", column=column)
+    low, high = placement_range(table.rules, column)
+    table.act(type="place", column=column, x=high, lane=0)
+    assert table.codes()[:2] == ["placement_failed", "aborted"]
+    assert table.events[0]["problem"] == "off_platform"
+    back = table.rules["columns"][column]
+    assert back["level"] == origin_level and back["locked"] is True
+    assert table.rules["collapse"] is None
