@@ -3,7 +3,11 @@
 Times pull-and-settle and place-and-settle through the engine (load the snapshot, validate,
 simulate, record frames, dump the new snapshot) against plain pymunk stepping of the same
 space for the same number of steps, and prints the ratio (target <= 1.3), the careful bot's
-decision time and the snapshot size.
+decision time and the snapshot size. A pull's hand moves in both: the plain side sets the
+hand's velocity every frame as the engine does, since moving it is part of the physics.
+The whole action also checks that a reload of the new snapshot stands (docs/paletti.md,
+"How a snapshot stays true"): the bench prints that check's cost on its own. The careful
+bot's decisions are timed on an early and a late position (four platforms laid).
 """
 
 import random
@@ -16,7 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from paletti.engine import apply_action, choose_action, new_match, snapshot  # noqa: E402
-from paletti.engine.physics import STEP, World  # noqa: E402
+from paletti.engine.hands import Gesture, PullDriver, platform_end  # noqa: E402
+from paletti.engine.physics import FRAME_STEPS, STEP, World, column_key, platform_key  # noqa: E402
 from paletti.engine.store import SNAPSHOT_MAGIC  # noqa: E402
 
 REPEATS = 15
@@ -35,13 +40,19 @@ def _position(seed: int = 3, actions: int = 40):
 
 
 def _plain_steps(blob: bytes, prepare, steps: int) -> float:
-    """Seconds for `steps` plain space.step calls on the same space, prepared the same way."""
+    """Seconds for `steps` plain space.step calls on the same space, prepared the same way
+    (a pull's hand moved every frame, as the engine moves it)."""
     world = World.load(blob)
     world.activate_all()
-    prepare(world)
+    driver = prepare(world)
     step = world.space.step
+    frame = FRAME_STEPS * STEP
     start = time.perf_counter()
-    for _ in range(steps):
+    for n in range(steps):
+        if driver is not None and n % FRAME_STEPS == 0 and not driver.advance(n * STEP, frame):
+            driver.release()
+            world.remove_column(int(driver.key[1:]))
+            driver = None
         step(STEP)
     return time.perf_counter() - start
 
@@ -51,9 +62,9 @@ def _engine_settle(blob: bytes, prepare) -> tuple[float, int, int]:
     world = World.load(blob)
     world.activate_all()
     reference = world.poses()
-    prepare(world)
+    driver = prepare(world)
     start = time.perf_counter()
-    result = world.settle(record=True, reference=reference)
+    result = world.settle(record=True, reference=reference, driver=driver)
     return time.perf_counter() - start, result.steps, len(result.frames)
 
 
@@ -84,17 +95,30 @@ def main() -> None:
     touch = choose_action(state, "careful", rng)
     column = touch["column"]
     touched = apply_action(state, touch).state
-    pull = {"type": "pull", "column": column, "seat": seat}
-    ratios = [
-        _compare("pull and settle", touched, pull, lambda w: w.remove_column(column)),
-    ]
+    pull = {"type": "pull", "column": column, "seat": seat, "speed": 120, "steadiness": 1.0}
+    level = touched.rules["columns"][column]["level"]
+
+    def prepare_pull(world):
+        key = column_key(column)
+        body = world.bodies[key]
+        above = world.bodies.get(platform_key(level))
+        direction = 1.0 if body.position.x >= 0 else -1.0
+        end = platform_end(above, level, direction) if above is not None else None
+        # Steadiness 1: no chance in the grip, so both sides move the hand the same way.
+        gesture = Gesture(speed=120.0, steadiness=1.0)
+        return PullDriver(world.space, body, key, column, gesture, (0.0, 0.0, 0.0), end)
+
+    ratios = [_compare("pull and settle", touched, pull, prepare_pull)]
     holding = apply_action(touched, pull).state
     place = choose_action(holding, "careful", rng)
     rules = holding.rules
 
+    place = {**place, "speed": 0, "steadiness": 1.0}
+
     def prepare_place(world):
         pose = world.placement_pose(column, rules["laid"] - 1, place["x"], None)
         world.add_column(column, place["lane"], pose)
+        return None
 
     ratios.append(_compare("place and settle", holding, place, prepare_place))
     worst = max(r[0] for r in ratios)
@@ -106,9 +130,17 @@ def main() -> None:
     for _ in range(50):
         World.load(blob).dump()
     print(f"snapshot load + dump: {(time.perf_counter() - start) / 50 * 1000:.2f} ms per action")
+    start = time.perf_counter()
+    for _ in range(20):
+        World.load(blob).hold_shift()
+    print(
+        f"reload check (load, step until asleep or 3 s): "
+        f"{(time.perf_counter() - start) / 20 * 1000:.2f} ms per action"
+    )
 
     decisions = []
-    for candidate in (state, touched, holding):
+    late = _position(seed=3, actions=120)
+    for candidate in (state, touched, holding, late):
         for k in range(3):
             start = time.perf_counter()
             choose_action(candidate, "careful", random.Random(k))
