@@ -178,6 +178,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Villa Paletti's `protest` and `abort` options share one set of readings.
+    "ENUM_NAME_OVERRIDES": {"ReadingEnum": ["french", "polish"]},
 }
 
 # Games with a playable module: catalogue slug → the URL name of its start page.

@@ -1,7 +1,13 @@
 """Villa Paletti's REST API: create a match, read its state, post one action at a time."""
 
 from django.http import Http404
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
@@ -30,10 +36,92 @@ class PlayerSerializer(serializers.Serializer):
         return attrs
 
 
+SETUP_SHORTCUTS = ("default", "random")
+SETUP_SCHEMA = {
+    "oneOf": [
+        {"type": "string", "enum": list(SETUP_SHORTCUTS)},
+        {
+            "type": "object",
+            "description": "Where the players stood each column, and where blue lies on them.",
+            "properties": {
+                "columns": {
+                    "type": "array",
+                    "minItems": len(engine.COLUMNS),
+                    "maxItems": len(engine.COLUMNS),
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "id": {"type": "integer", "minimum": 0, "maximum": 19},
+                            "x": {"type": "number", "description": "mm from the middle"},
+                            "lane": {"type": "integer", "minimum": 0, "maximum": 2},
+                        },
+                        "required": ["id", "x", "lane"],
+                        "additionalProperties": False,
+                    },
+                },
+                "blue_x": {"type": "number", "description": "blue's centre, mm"},
+            },
+            "required": ["columns", "blue_x"],
+            "additionalProperties": False,
+        },
+    ]
+}
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) < 1e6
+
+
+@extend_schema_field(SETUP_SCHEMA)
+class SetupField(serializers.Field):
+    """The columns as the players arranged them before blue is laid (French record: "comme
+    ils le souhaitent"), or a shortcut: "default" or "random"."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, str):
+            if data in SETUP_SHORTCUTS:
+                return data
+            raise serializers.ValidationError(messages.SETUP_ERRORS["unknown_setup"])
+        if not isinstance(data, dict) or set(data) != {"columns", "blue_x"}:
+            raise serializers.ValidationError(messages.SETUP_ERRORS["malformed"])
+        columns = data["columns"]
+        if not isinstance(columns, list) or len(columns) != len(engine.COLUMNS):
+            raise serializers.ValidationError(messages.SETUP_ERRORS["columns_missing"])
+        for column in columns:
+            if (
+                not isinstance(column, dict)
+                or set(column) != {"id", "x", "lane"}
+                or not isinstance(column["id"], int)
+                or not isinstance(column["lane"], int)
+                or isinstance(column["id"], bool)
+                or isinstance(column["lane"], bool)
+                or not _is_number(column["x"])
+            ):
+                raise serializers.ValidationError(messages.SETUP_ERRORS["malformed"])
+        if not _is_number(data["blue_x"]):
+            raise serializers.ValidationError(messages.SETUP_ERRORS["malformed"])
+        setup = {
+            "columns": [{"id": c["id"], "x": float(c["x"]), "lane": c["lane"]} for c in columns],
+            "blue_x": float(data["blue_x"]),
+        }
+        try:
+            engine.validate_setup(setup)
+        except engine.SetupError as error:
+            raise serializers.ValidationError(
+                messages.SETUP_ERRORS.get(error.code, error.reason)
+            ) from error
+        return setup
+
+    def to_representation(self, value):
+        return value
+
+
 class OptionsSerializer(serializers.Serializer):
     seal_start = serializers.ChoiceField(choices=["green", "blue"], default="green")
+    protest = serializers.ChoiceField(choices=["french", "polish"], default="french")
+    abort = serializers.ChoiceField(choices=["french", "polish"], default="french")
     tremor = serializers.FloatField(min_value=0.0, max_value=MAX_TREMOR_MM, default=0.0)
-    setup = serializers.ChoiceField(choices=["default", "random"], default="default")
+    setup = SetupField(default="default")
 
 
 class CreateMatchSerializer(serializers.Serializer):
@@ -109,7 +197,10 @@ class MatchListView(MatchAPIView):
     `players` lists 2 to 4 seats in playing order, each a person (`"kind": "human"`) or a
     bot (`"kind": "bot"`, `"level": "easy"` or `"careful"`); at least one must be a person.
     `options`: `seal_start` (`green`, the French rules, or `blue`, the Polish reading),
-    `tremor` (a seeded hand tremor in mm, 0–5) and `setup` (`default` or `random`).
+    `protest` and `abort` (`french`, or `polish` for the Polish text's own rules), `tremor`
+    (a seeded hand tremor in mm, 0–5) and `setup`: `default`, `random`, or the columns as
+    the players arranged them, `{"columns": [{"id", "x", "lane"} × 20], "blue_x"}` (x in mm
+    from the middle of the base; the rules of the set-up are checked, 400 with the reason).
     A `seed` replays a match exactly. Bots who act first have played when this answers.
     """
 

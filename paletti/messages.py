@@ -62,6 +62,21 @@ REFUSALS = {
     "wrong_phase": gettext_lazy("That action is not possible now."),
 }
 
+SETUP_ERRORS = {
+    "unknown_setup": gettext_lazy("A set-up is 'default', 'random' or the columns' places."),
+    "malformed": gettext_lazy(
+        "A set-up lists the 20 columns, each with its id, x and lane, and blue's x."
+    ),
+    "columns_missing": gettext_lazy("All 20 columns must stand on the base, once each."),
+    "bad_lane": gettext_lazy("A column is in a lane that does not exist."),
+    "off_site": gettext_lazy("A column is not entirely on the building site."),
+    "forbidden_zone": gettext_lazy("A column stands in the forbidden zone."),
+    "columns_overlap": gettext_lazy("Two columns of one lane touch or overlap."),
+    "blue_off_base": gettext_lazy("The blue platform sticks out beyond the base."),
+    "too_few_supports": gettext_lazy("The blue platform must rest on at least 3 columns."),
+    "blue_unstable": gettext_lazy("The blue platform would not rest stably."),
+}
+
 END_REASONS = {
     "collapse": gettext_lazy("The villa collapsed."),
     "no_moves": gettext_lazy("Nobody can place a column or a platform any more."),

@@ -393,3 +393,68 @@ def test_every_refusal_the_engine_can_give_is_translated():
                 codes.add(head.value)
     assert codes, "no refusal codes found"
     assert codes - set(messages.REFUSALS) == set()
+
+
+def _arranged():
+    """A set-up the players arranged themselves: the default one, every column 3 mm
+    further out, blue a little to the left."""
+    setup = engine.default_setup()
+    for column in setup["columns"]:
+        column["x"] += 3.0 if column["x"] > 0 else -3.0
+    setup["blue_x"] = -4.0
+    return setup
+
+
+def test_the_players_may_arrange_the_columns_before_blue_is_laid(api):
+    setup = _arranged()
+    body = create(api, TWO_PEOPLE, setup=setup)
+    placed = {c["id"]: c for c in body["state"]["columns"]}
+    for column in setup["columns"]:
+        assert placed[column["id"]]["x"] == pytest.approx(column["x"], abs=0.5)
+        assert placed[column["id"]]["lane"] == column["lane"]
+    assert body["state"]["platforms"][0]["x"] == pytest.approx(-4.0, abs=0.5)
+    match = Match.objects.get(pk=body["id"])
+    assert match.options["setup"]["blue_x"] == -4.0
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (lambda s: s["columns"].pop(), "All 20 columns"),
+        (lambda s: s["columns"][0].update(x=1.0), "forbidden zone"),
+        (lambda s: s["columns"][0].update(x="far"), "id, x and lane"),
+        (lambda s: s["columns"][0].update(x=True), "id, x and lane"),
+        (lambda s: s["columns"][0].update(lane=7), "lane that does not exist"),
+        (lambda s: s["columns"][0].update(colour="red"), "id, x and lane"),
+        (lambda s: s.update(blue_x=30.0), "sticks out"),
+        (lambda s: s.update(extra=1), "id, x and lane"),
+        (
+            lambda s: s["columns"][1].update(x=s["columns"][0]["x"], lane=s["columns"][0]["lane"]),
+            "overlap",
+        ),
+    ],
+)
+def test_a_set_up_against_the_rules_is_refused_with_the_reason(api, change, reason):
+    setup = _arranged()
+    change(setup)
+    body = {"players": TWO_PEOPLE, "options": {"setup": setup}}
+    response = api.post(reverse("api:paletti-match-list"), body, format="json")
+    assert response.status_code == 400
+    assert reason in json.dumps(response.json())
+    assert not Match.objects.exists()
+
+
+def test_the_polish_readings_are_options_of_a_match(api):
+    body = create(api, TWO_PEOPLE, protest="polish", abort="polish", seal_start="blue")
+    options = body["state"]["options"]
+    assert (options["protest"], options["abort"], options["seal_start"]) == (
+        "polish",
+        "polish",
+        "blue",
+    )
+    response = api.post(
+        reverse("api:paletti-match-list"),
+        {"players": TWO_PEOPLE, "options": {"protest": "danish"}},
+        format="json",
+    )
+    assert response.status_code == 400
