@@ -61,7 +61,7 @@ SORT_LABELS = {
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_sort_menu_says_what_each_order_does(language):
     with translation.override(language):
-        choices = dict((str(k), str(v)) for k, v in GameFilter().form.fields["ordering"].choices)
+        choices = {str(k): str(v) for k, v in GameFilter().form.fields["ordering"].choices}
     shortest, youngest, fewest = SORT_LABELS[language]
     assert choices["duration"] == shortest
     assert choices["age"] == youngest
@@ -182,6 +182,5 @@ def test_admin_names_fields_in_the_staff_language(admin_client, seed, language):
     assert duration in export_text
     assert "Duration Minutes" not in export_text and "Bgg Id" not in export_text
     assert duration in import_page.content.decode()
-    assert f'class="column-language_name">' in languages.content.decode()
     assert re.search(rf"column-language_name.*?>{name}</span>", languages.content.decode(), re.S)
     assert re.search(rf"column-identifier.*?>{identifier}</a>", matches.content.decode(), re.S)
