@@ -5,6 +5,7 @@ from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from import_export.admin import ImportExportModelAdmin
+from import_export.forms import SelectableFieldsExportForm
 
 from .models import EsarCategory, Game, GameAuthor, Language, Person, Publisher, RuleSummary
 from .resources import GameResource
@@ -69,9 +70,27 @@ class RuleSummaryInline(admin.StackedInline):
     extra = 0
 
 
+def _labelled(fields_list):
+    """import-export's field lists with each CSV column (kept in English, the file's
+    format) named as the record names it in the staff member's language."""
+    return [
+        (name, [GameResource.field_label(column) for column in columns])
+        for name, columns in fields_list
+    ]
+
+
+class TranslatedFieldsExportForm(SelectableFieldsExportForm):
+    """The export form's field choices named as the record names them ("Durée moyenne
+    (minutes)"), not import-export's title-cased column names ("Duration Minutes")."""
+
+    def _get_field_label(self, resource, field_name):
+        return resource.field_label(field_name)
+
+
 @admin.register(Game)
 class GameAdmin(ImportExportModelAdmin):
     resource_classes = [GameResource]
+    export_form_class = TranslatedFieldsExportForm
     list_display = [
         "title",
         "publisher",
@@ -111,6 +130,18 @@ class GameAdmin(ImportExportModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("summaries")
 
+    def import_action(self, request, *args, **kwargs):
+        response = super().import_action(request, *args, **kwargs)
+        context = getattr(response, "context_data", None)
+        if context and "fields_list" in context:
+            context["fields_list"] = _labelled(context["fields_list"])
+        return response
+
+    def init_request_context_data(self, request, form):
+        context = super().init_request_context_data(request, form)
+        context["fields_list"] = _labelled(context["fields_list"])
+        return context
+
     @admin.display(description=_("players"), ordering="min_players")
     def players(self, game):
         return game.players_label
@@ -146,8 +177,12 @@ class PublisherAdmin(admin.ModelAdmin):
 
 @admin.register(Language)
 class LanguageAdmin(admin.ModelAdmin):
-    list_display = ["code", "name"]
+    list_display = ["code", "language_name"]
     search_fields = ["code"]
+
+    @admin.display(description=_("name"))
+    def language_name(self, language):
+        return language.name
 
 
 @admin.register(EsarCategory)

@@ -3,6 +3,7 @@
 import django_filters
 from django import forms
 from django.db.models import Case, IntegerField, Value, When
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from .models import MAX_AGE, MAX_DURATION, MAX_PLAYERS, EsarCategory, EsarFamily, Game, Language
@@ -55,7 +56,7 @@ class GameFilter(django_filters.FilterSet):
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     esar = django_filters.ChoiceFilter(
-        label=_("ESAR category"),
+        label=capfirst(_("ESAR category")),
         method="filter_esar",
         choices=esar_choices,
         empty_label=_("All categories"),
@@ -75,14 +76,16 @@ class GameFilter(django_filters.FilterSet):
             ("max_players", "players"),
             ("year", "year"),
         ),
+        # django-filter looks an ascending label up by the model field's name and a
+        # descending one by the parameter with its minus sign.
         field_labels={
             "title": _("Title"),
             "-title": _("Title (Z–A)"),
-            "duration": _("Shortest first"),
+            "duration_minutes": _("Shortest first"),
             "-duration": _("Longest first"),
-            "age": _("Youngest first"),
+            "min_age": _("Youngest first"),
             "-age": _("Oldest first"),
-            "players": _("Fewest players"),
+            "max_players": _("Fewest players"),
             "-players": _("Most players"),
             "year": _("Oldest edition"),
             "-year": _("Newest edition"),

@@ -1,7 +1,7 @@
 from django import forms
+from django.utils.text import capfirst
+from django.utils.translation import get_language_info
 from django.utils.translation import gettext_lazy as _
-
-from .models import RuleLanguage
 
 
 class CompareForm(forms.Form):
@@ -12,6 +12,6 @@ class CompareForm(forms.Form):
 
     def __init__(self, *args, languages, **kwargs):
         super().__init__(*args, **kwargs)
-        choices = [(code, RuleLanguage(code).label) for code in languages]
+        choices = [(code, capfirst(get_language_info(code)["name_local"])) for code in languages]
         self.fields["left"].choices = choices
         self.fields["right"].choices = choices

@@ -118,7 +118,7 @@ class EsarFamily(models.TextChoices):
     EXERCISE = "E", _("Exercise play")
     SYMBOLIC = "S", _("Symbolic play")
     ASSEMBLY = "A", _("Assembly play")
-    RULES = "R", _("Rules games")
+    RULES = "R", _("Games with rules")
 
 
 class EsarCategoryManager(models.Manager):
@@ -440,6 +440,16 @@ class RuleLanguage(models.TextChoices):
     ENGLISH = "en", "English"
 
 
+# One whole title per language of the rules, so each interface language can say "in
+# Danish" its own way (Polish "po duńsku" is no form of the name "duński").
+RULES_PAGE_TITLES = {
+    RuleLanguage.FRENCH: _("%(title)s: the rules in French"),
+    RuleLanguage.DANISH: _("%(title)s: the rules in Danish"),
+    RuleLanguage.POLISH: _("%(title)s: the rules in Polish"),
+    RuleLanguage.ENGLISH: _("%(title)s: the rules in English"),
+}
+
+
 class RuleSummaryManager(models.Manager):
     def get_by_natural_key(self, game_slug, language):
         return self.get(game__slug=game_slug, language=language)
@@ -482,7 +492,13 @@ class RuleSummary(models.Model):
 
     @property
     def language_name(self):
-        return RuleLanguage(self.language).label
+        """The language named in itself, as Django names it: "dansk", "polski"…"""
+        return get_language_info(self.language)["name_local"]
+
+    @property
+    def page_title(self):
+        """ "Villa Paletti: the rules in Danish", in the interface language."""
+        return RULES_PAGE_TITLES[self.language] % {"title": self.game.title}
 
     @property
     def html(self):

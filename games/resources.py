@@ -6,6 +6,8 @@ code, languages as ISO codes, and credits as ``Name (role)`` separated by ``;``.
 
 import re
 
+from django.core.exceptions import FieldDoesNotExist
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from import_export import fields, resources, widgets
 
@@ -68,6 +70,15 @@ class GameResource(resources.ModelResource):
             "bgg_id",
         ]
         export_order = fields
+
+    @classmethod
+    def field_label(cls, column: str) -> str:
+        """A CSV column as staff know it: the record's own field name, then the column."""
+        try:
+            verbose_name = Game._meta.get_field(column).verbose_name
+        except FieldDoesNotExist:
+            return column
+        return f"{capfirst(verbose_name)} ({column})"
 
     def dehydrate_authors(self, game):
         return "; ".join(

@@ -1,6 +1,7 @@
 """Matches in the admin: to look at, not to edit (the engine alone changes a match)."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from .models import Match, MatchAction, Seat
 
@@ -27,14 +28,26 @@ class MatchActionInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ["id", "status", "version", "created_at", "updated_at"]
+    list_display = ["identifier", "status", "version", "created_at", "updated_at"]
     list_filter = ["status"]
-    readonly_fields = ["id", "seed", "options", "status", "version", "state_hash", "created_at"]
+    readonly_fields = [
+        "identifier",
+        "seed",
+        "options",
+        "status",
+        "version",
+        "state_hash",
+        "created_at",
+    ]
     exclude = ["snapshot"]
     inlines = [SeatInline, MatchActionInline]
 
     def has_add_permission(self, request):
         return False
+
+    @admin.display(description=_("identifier"), ordering="id")
+    def identifier(self, match):
+        return match.id
 
     def has_change_permission(self, request, obj=None):
         return False

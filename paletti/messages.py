@@ -5,7 +5,7 @@ and this module turns them into translated sentences for the API and the page.
 """
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from .engine import COLUMNS, PLATFORM_COLOURS
 
@@ -20,6 +20,15 @@ COLOURS = {
     "orange": gettext_lazy("orange"),
     "red": gettext_lazy("red"),
 }
+# A seat's colour named on its own: French "blanc", Polish "biały" (agreeing with
+# "kolor"), where COLOURS agree with "column" (blanche, biała).
+PLAYER_COLOURS = {
+    "white": pgettext_lazy("a player's colour, on its own", "white"),
+    "black": pgettext_lazy("a player's colour, on its own", "black"),
+    "purple": pgettext_lazy("a player's colour, on its own", "purple"),
+    "pink": pgettext_lazy("a player's colour, on its own", "pink"),
+}
+
 COLUMN_KINDS = {
     "thin": gettext_lazy("thin round column"),
     "hex": gettext_lazy("hexagonal column"),
@@ -100,6 +109,12 @@ def colour(name: str | None) -> str:
     return str(COLOURS.get(name, name or ""))
 
 
+def player_colour(name: str | None) -> str:
+    """A player's colour named on its own ("le blanc", "hvid", "biały"), not in the form
+    that agrees with "column"."""
+    return str(PLAYER_COLOURS.get(name) or colour(name))
+
+
 def describe_column(column_id) -> str:
     """ "the pink thick round column" in the active language."""
     try:
@@ -153,7 +168,7 @@ _EVENT_TEXTS = {
         "platform": platform(p.get("platform")),
     },
     "colour_chosen": lambda p, who, names: _("Playing %(colour)s this turn.")
-    % {"colour": colour(p.get("colour"))},
+    % {"colour": player_colour(p.get("colour"))},
     "platform_asked": lambda p, who, names: _("%(name)s asks to lay a new platform.")
     % {"name": who},
     "protest": lambda p, who, names: _("%(name)s protests.") % {"name": who},

@@ -1,6 +1,9 @@
 from django import template
+from django.conf import settings
 from django.urls import translate_url
+from django.utils.html import format_html
 from django.utils.http import urlencode
+from django.utils.translation import get_language
 
 register = template.Library()
 
@@ -24,3 +27,30 @@ def query_with(context, **changes):
         if value not in (None, ""):
             params[key] = value
     return "?" + urlencode(sorted(params.lists()), doseq=True) if params else "?"
+
+
+def _record_is_foreign():
+    record_language = settings.LANGUAGE_CODE
+    return (get_language() or record_language).split("-")[0] != record_language
+
+
+@register.filter
+def in_record_language(text):
+    """A record's own text (a title…) marked with the record's language (French) on a
+    page in another language, so screen readers and hyphenation read it as French."""
+    if not _record_is_foreign():
+        return text
+    return format_html('<span lang="{}">{}</span>', settings.LANGUAGE_CODE, text)
+
+
+@register.simple_tag
+def record_lang():
+    """` lang="fr"` for an element holding the record's own text, on a page in another
+    language; nothing on a French page."""
+    return format_html(' lang="{}"', settings.LANGUAGE_CODE) if _record_is_foreign() else ""
+
+
+@register.simple_tag
+def record_is_foreign():
+    """Whether the record's own texts are in another language than the page."""
+    return _record_is_foreign()

@@ -56,7 +56,7 @@ def test_seed_records_carry_the_catalogue_facts(seed):
     assert [c.person.name for c in prince.credits.all()] == ["Antoine Bauza", "Bruno Cathala"]
     assert (prince.min_players, prince.max_players, prince.duration_minutes) == (2, 5, 25)
     alhambra = Game.objects.get(slug="alhambra")
-    assert (alhambra.year, alhambra.max_players, alhambra.max_age) == (2003, 6, None)
+    assert (alhambra.year, alhambra.max_players, alhambra.max_age) == (2003, 6, 99)
     assert alhambra.publisher.name == "Queen Games"
 
 

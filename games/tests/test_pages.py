@@ -15,7 +15,7 @@ def test_home_has_a_search_box_and_the_collection(client, seed):
     response = client.get(reverse("games:home"))
     assert response.status_code == 200
     assert b'role="search"' in response.content
-    for title in ("Villa Paletti", "Alhambra", "Le Petit Prince : Fabrique-moi une planète"):
+    for title in ("Villa Paletti", "Alhambra", "Le Petit Prince\u00a0: Fabrique-moi une planète"):
         assert title.encode() in response.content
 
 

@@ -37,7 +37,7 @@ def test_playable_by_means_min_le_n_le_max(seed, players, expected):
         (7, []),
         (8, [ALHAMBRA, PRINCE, PALETTI]),
         (99, [ALHAMBRA, PRINCE, PALETTI]),
-        (100, [ALHAMBRA]),
+        (100, []),
     ],
 )
 def test_suitable_for_age_respects_both_bounds(seed, age, expected):

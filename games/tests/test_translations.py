@@ -44,7 +44,7 @@ def test_pages_speak_the_language_of_their_url(client, seed, language, heading, 
 
 @pytest.mark.parametrize(
     ("language", "label"),
-    [("fr", "Jeu d'adresse"), ("da", "Geskicklighedsspil"), ("pl", "Gra zręcznościowa")],
+    [("fr", "Jeu d'adresse"), ("da", "Fingerfærdighedsspil"), ("pl", "Gra zręcznościowa")],
 )
 def test_esar_labels_follow_the_language(client, seed, language, label):
     with translation.override(language):

@@ -13,8 +13,10 @@
     window.ngettext = (one, many, n) => (n === 1 ? one : many);
     window.interpolate = (s, params) => s.replace(/%\((\w+)\)s/g, (_m, k) => params[k]);
   }
+  if (typeof window.pgettext !== "function") window.pgettext = (_context, s) => s;
   const gettext = window.gettext;
   const ngettext = window.ngettext;
+  const pgettext = window.pgettext;
   const fmt = (text, params) => window.interpolate(text, params, true);
 
   const LANG = document.documentElement.lang || "en";
@@ -44,6 +46,20 @@
     hex: gettext("hexagonal column"),
     thick: gettext("thick round column"),
   };
+  // A column named as the object of "Touch …" or "Remove …": its own forms, so that a
+  // language with cases can decline it (Polish: "Usuń białą małą okrągłą kolumnę").
+  // (The context is spelt out in each call: xgettext reads only literal strings.)
+  const OBJECT_COLOUR_NAMES = {
+    white: pgettext("a column named as the object of a verb", "white"),
+    black: pgettext("a column named as the object of a verb", "black"),
+    purple: pgettext("a column named as the object of a verb", "purple"),
+    pink: pgettext("a column named as the object of a verb", "pink"),
+  };
+  const OBJECT_KIND_NAMES = {
+    thin: pgettext("a column named as the object of a verb", "thin round column"),
+    hex: pgettext("a column named as the object of a verb", "hexagonal column"),
+    thick: pgettext("a column named as the object of a verb", "thick round column"),
+  };
   const LANE_NAMES = [gettext("front lane"), gettext("middle lane"), gettext("back lane")];
   const PAINT = {
     white: "#f6f3ea",
@@ -59,8 +75,16 @@
   const FOCUS = "#d35400";
 
   const colourName = (c) => COLOUR_NAMES[c] || c;
+  const playerColourName = (c) => PLAYER_COLOUR_NAMES[c] || colourName(c);
   const columnName = (col) =>
     fmt(gettext("%(colour)s %(kind)s"), { colour: colourName(col.colour), kind: KIND_NAMES[col.kind] || col.kind });
+  const columnAsObject = (col) =>
+    fmt(pgettext("a column named as the object of a verb", "%(colour)s %(kind)s"), {
+      colour: OBJECT_COLOUR_NAMES[col.colour] || colourName(col.colour),
+      kind: OBJECT_KIND_NAMES[col.kind] || col.kind,
+    });
+  // A sentence that opens on a placeholder ("%(column)s bears…") still opens on a capital.
+  const capfirst = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
   /* ---------- HTTP ---------- */
 
@@ -741,7 +765,7 @@
             "button",
             { type: "button", class: "choice", onclick: () => post(action) },
             swatch(action.colour),
-            fmt(gettext("Play %(colour)s"), { colour: colourName(action.colour) }),
+            fmt(gettext("Play %(colour)s"), { colour: playerColourName(action.colour) }),
           ),
         );
       }
@@ -749,7 +773,7 @@
       return gettext("Choose the colour you play this turn.");
     },
     move(box) {
-      columnList(box, legal("touch"), gettext("Touch"));
+      columnList(box, legal("touch"), gettext("Touch %(column)s"));
       addAskPlatform(box);
       const state = game.state;
       if (state.context === "claim_protest" && state.claim) {
@@ -772,10 +796,12 @@
       const abort = legal("abort")[0];
       if (pull) box.append(el("button", { type: "button", "data-primary": true, onclick: () => post(pull), text: gettext("Pull it out") }));
       if (abort) box.append(abortButton(abort, gettext("Abort: put it back (locked)")));
-      return fmt(gettext("The %(column)s bears %(load)s g. Pull it out, or abort (Escape): it goes back, locked."), {
-        column: columnName(col),
-        load: Math.round(touched.load),
-      });
+      return capfirst(
+        fmt(gettext("The %(column)s bears %(load)s g. Pull it out, or abort (Escape): it goes back, locked."), {
+          column: columnName(col),
+          load: Math.round(touched.load),
+        }),
+      );
     },
     holding(box) {
       const top = topPlatform(game.state);
@@ -802,7 +828,7 @@
       });
     },
     penalty(box) {
-      columnList(box, legal("remove_column"), gettext("Remove"));
+      columnList(box, legal("remove_column"), gettext("Remove %(column)s"));
       const claim = game.state.claim;
       return fmt(gettext("The protest failed: remove one of %(name)s's columns from the game."), {
         name: seatName(claim ? claim.protester : null),
@@ -851,8 +877,9 @@
     return fmt(gettext("on the %(platform)s platform"), { platform: colourName(platform ? platform.colour : "") });
   }
 
-  // Columns the player may act on, as buttons: Tab through them, Enter to act.
-  function columnList(box, list, verb) {
+  // Columns the player may act on, as buttons: Tab through them, Enter to act. `sentence`
+  // is a whole translated sentence naming the column ("Touch %(column)s").
+  function columnList(box, list, sentence) {
     const ul = el("ul", { class: "column-list", "aria-label": gettext("Columns you may choose") });
     for (const action of list) {
       const col = game.state.columns.find((c) => c.id === action.column);
@@ -870,7 +897,7 @@
           onmouseleave: () => setHighlight(null),
         },
         swatch(col.colour),
-        el("span", { class: "choice-text" }, el("strong", { text: verb + " " + columnName(col) }), el("span", { class: "choice-detail", text: detail })),
+        el("span", { class: "choice-text" }, el("strong", { text: fmt(sentence, { column: columnAsObject(col) }) }), el("span", { class: "choice-detail", text: detail })),
       );
       ul.append(el("li", {}, button));
     }
@@ -1087,7 +1114,7 @@
       if (state.status === "playing" && state.turn === seat.seat) badges.push(el("span", { class: "badge turn", text: gettext("to play") }));
       const who = seat.kind === "bot" ? fmt(gettext("%(name)s (bot, %(level)s)"), { name: seat.name, level: botLevel(seat.level) }) : seat.name;
       const colours = el("span", { class: "colours" });
-      seat.colours.forEach((c) => colours.append(swatch(c), (PLAYER_COLOUR_NAMES[c] || colourName(c)) + " "));
+      seat.colours.forEach((c) => colours.append(swatch(c), playerColourName(c) + " "));
       const points = state.scores[seat.seat];
       list.append(
         el(
@@ -1105,11 +1132,15 @@
     const locked = state.columns.filter((c) => c.locked && !c.removed).length;
     const removed = state.columns.filter((c) => c.removed).length;
     let counts =
-      fmt(ngettext("%(n)s locked column", "%(n)s locked columns", locked), { n: locked }) +
+      (locked
+        ? fmt(ngettext("%(n)s locked column", "%(n)s locked columns", locked), { n: locked })
+        : gettext("no locked column")) +
       " · " +
-      fmt(ngettext("%(n)s column out of the game", "%(n)s columns out of the game", removed), { n: removed });
-    if (state.neutral) counts += " · " + fmt(gettext("neutral colour: %(colour)s"), { colour: colourName(state.neutral) });
-    game.root.querySelector("#counts").textContent = counts;
+      (removed
+        ? fmt(ngettext("%(n)s column out of the game", "%(n)s columns out of the game", removed), { n: removed })
+        : gettext("no column out of the game"));
+    if (state.neutral) counts += " · " + fmt(gettext("neutral colour: %(colour)s"), { colour: playerColourName(state.neutral) });
+    game.root.querySelector("#counts").textContent = capfirst(counts);
   }
 
   function botLevel(level) {

@@ -1,0 +1,186 @@
+"""What a native reader checks in every language: French typography, sort labels, counts
+that say "no game" rather than "1 game found" for nothing, admin field names, titles."""
+
+import json
+import re
+from pathlib import Path
+
+import polib
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import translation
+
+from games.filters import GameFilter
+from paletti.models import Match
+
+LOCALE = Path(settings.BASE_DIR) / "locale"
+FIXTURES = Path(settings.BASE_DIR) / "fixtures"
+LANGUAGES = ["fr", "da", "pl", "en"]
+
+# A space that lets the line break before ":", ";", "?", "!" or "»", or after "«".
+BREAKABLE_SPACE_IN_FRENCH = re.compile(r" [:;?!»]|« ")
+
+pytestmark = pytest.mark.django_db
+
+
+def french_breaks(text):
+    return BREAKABLE_SPACE_IN_FRENCH.findall(text)
+
+
+@pytest.mark.parametrize("domain", ["django", "djangojs"])
+def test_french_po_puts_a_no_break_space_before_high_punctuation(domain):
+    po = polib.pofile(str(LOCALE / "fr" / "LC_MESSAGES" / f"{domain}.po"))
+    wrong = []
+    for entry in po.translated_entries():
+        for text in [entry.msgstr, *entry.msgstr_plural.values()]:
+            if french_breaks(text) or "“" in text or "”" in text:
+                wrong.append(text)
+    assert wrong == []
+
+
+def test_french_data_puts_a_no_break_space_before_high_punctuation():
+    summaries = json.loads((FIXTURES / "rule_summaries.json").read_text(encoding="utf-8"))
+    games = json.loads((FIXTURES / "games.json").read_text(encoding="utf-8"))
+    texts = [s["fields"]["text"] for s in summaries if s["fields"]["language"] == "fr"]
+    for game in (g["fields"] for g in games if g["model"] == "games.game"):
+        texts += [game[field] for field in ("title", "principle", "rules", "contents")]
+    assert [hit for text in texts for hit in french_breaks(text)] == []
+
+
+SORT_LABELS = {
+    "fr": ("Les plus courts d'abord", "Pour les plus jeunes d'abord", "Le moins de joueurs"),
+    "da": ("Korteste først", "Yngste først", "Færrest spillere"),
+    "pl": ("Najpierw najkrótsze", "Najpierw dla najmłodszych", "Najmniej graczy"),
+    "en": ("Shortest first", "Youngest first", "Fewest players"),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_sort_menu_says_what_each_order_does(language):
+    with translation.override(language):
+        choices = {str(k): str(v) for k, v in GameFilter().form.fields["ordering"].choices}
+    shortest, youngest, fewest = SORT_LABELS[language]
+    assert choices["duration"] == shortest
+    assert choices["age"] == youngest
+    assert choices["players"] == fewest
+
+
+NO_GAMES = {
+    "fr": ("Aucun jeu trouvé", "Aucun jeu"),
+    "da": ("Intet spil fundet", "Ingen spil"),
+    "pl": ("Nie znaleziono żadnej gry", "Brak gier"),
+    "en": ("No game found", "No games"),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_empty_search_says_no_game_was_found(client, seed, language):
+    with translation.override(language):
+        response = client.get(reverse("games:game-list"), {"q": "zzzz"})
+    text = response.content.decode()
+    found, heading = NO_GAMES[language]
+    assert f'<a href="#results-heading">{found}</a>' in text
+    assert re.search(rf">\s*{heading}\s*</h2>", text)
+    assert not re.search(r">\s*0 ", text)
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        ("fr", "La ludothèque n'a encore aucun jeu dans son catalogue."),
+        ("da", "Ludoteket har endnu ingen spil i sit katalog."),
+        ("pl", "Ludoteka nie ma jeszcze żadnej gry w katalogu."),
+        ("en", "The ludothèque has no game in its catalogue yet."),
+    ],
+)
+def test_an_empty_catalogue_does_not_lend_0_games(client, language, sentence):
+    with translation.override(language):
+        response = client.get(reverse("games:home"))
+    assert sentence in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "title"),
+    [
+        ("fr", "Villa Paletti\u00a0: les règles en danois"),
+        ("da", "Villa Paletti: reglerne på dansk"),
+        ("pl", "Villa Paletti: zasady po duńsku"),
+        ("en", "Villa Paletti: the rules in Danish"),
+    ],
+)
+def test_rules_page_title_names_the_language_in_the_page_language(client, seed, language, title):
+    call_command("loaddata", "fixtures/rule_summaries.json", verbosity=0)
+    with translation.override(language):
+        url = reverse("games:game-rules", kwargs={"slug": "villa-paletti", "language": "da"})
+        response = client.get(url)
+    assert f"<title>{title} · " in response.content.decode()
+
+
+@pytest.mark.parametrize("language", ["da", "pl", "en"])
+def test_french_record_texts_are_marked_french_on_other_pages(client, seed, language):
+    with translation.override(language):
+        detail = client.get(reverse("games:game-detail", kwargs={"slug": "villa-paletti"}))
+        listing = client.get(reverse("games:game-list"))
+    text = detail.content.decode()
+    assert '<h1 id="game-title" lang="fr">Villa Paletti</h1>' in text
+    assert 'class="prose" lang="fr"' in text
+    assert 'class="help record-language"' in text
+    assert 'class="game-card-title" lang="fr"' in listing.content.decode()
+
+
+def test_a_french_page_marks_nothing(client, seed):
+    with translation.override("fr"):
+        detail = client.get(reverse("games:game-detail", kwargs={"slug": "villa-paletti"}))
+    text = detail.content.decode()
+    assert '<h1 id="game-title">Villa Paletti</h1>' in text
+    assert "record-language" not in text
+    assert "(en français)" not in text
+
+
+@pytest.mark.parametrize(
+    ("language", "footer"),
+    [
+        ("fr", "en français, en danois, en polonais et en anglais"),
+        ("da", "på fransk, dansk, polsk og engelsk"),
+        ("pl", "po francusku, duńsku, polsku i angielsku"),
+        ("en", "in French, Danish, Polish and English"),
+    ],
+)
+def test_footer_names_the_four_languages_of_the_rules(client, seed, language, footer):
+    with translation.override(language):
+        response = client.get(reverse("games:home"))
+    assert footer in response.content.decode()
+
+
+ADMIN_WORDS = {
+    # (export choice for duration_minutes, the languages' "name" column, the match id)
+    "fr": ("Durée moyenne (minutes) (duration_minutes)", "Nom", "Identifiant"),
+    "da": ("Gennemsnitlig varighed (minutter) (duration_minutes)", "Navn", "Identifikator"),
+    "pl": ("Średni czas gry (w minutach) (duration_minutes)", "Nazwa", "Identyfikator"),
+}
+
+
+@pytest.fixture
+def admin_client(client):
+    client.force_login(User.objects.create_superuser("admin", password="x"))
+    return client
+
+
+@pytest.mark.parametrize("language", ["fr", "da", "pl"])
+def test_admin_names_fields_in_the_staff_language(admin_client, seed, language):
+    duration, name, identifier = ADMIN_WORDS[language]
+    Match.objects.create(seed=1, options={}, snapshot=b"", state_hash="")
+    with translation.override(language):
+        export = admin_client.get(reverse("admin:games_game_export"))
+        import_page = admin_client.get(reverse("admin:games_game_import"))
+        languages = admin_client.get(reverse("admin:games_language_changelist"))
+        matches = admin_client.get(reverse("admin:paletti_match_changelist"))
+    export_text = export.content.decode()
+    assert duration in export_text
+    assert "Duration Minutes" not in export_text and "Bgg Id" not in export_text
+    assert duration in import_page.content.decode()
+    assert re.search(rf"column-language_name.*?>{name}</span>", languages.content.decode(), re.S)
+    assert re.search(rf"column-identifier.*?>{identifier}</a>", matches.content.decode(), re.S)
