@@ -43,7 +43,7 @@ PERSON_HAS_NO_LEVEL = gettext_lazy("Only a bot has a level.")
 REFUSALS = {
     "stale_version": STALE_VERSION,
     "bot_to_act": gettext_lazy("A bot is playing now; wait for it."),
-    "bad_parameter": gettext_lazy("The action lacks a number it needs."),
+    "bad_parameter": gettext_lazy("The action lacks a number it needs, or one is out of range."),
     "bad_lane": gettext_lazy("There is no such lane."),
     "cannot_protest": gettext_lazy("You have no column you could move to prove your protest."),
     "colour_blocked": gettext_lazy("None of the columns of that colour can be moved."),
@@ -52,7 +52,7 @@ REFUSALS = {
     "last_neutral": gettext_lazy("The last neutral column of a level may not be moved."),
     "locked": gettext_lazy("That column was touched and put back: it is locked for the game."),
     "malformed": gettext_lazy("An action is an object with a type."),
-    "must_act": gettext_lazy("The platform can be laid; passing is not allowed."),
+    "must_act": gettext_lazy("You can still move a column; passing is not allowed."),
     "neutral_first": gettext_lazy("Move a neutral column first."),
     "no_platform_left": gettext_lazy("All five platforms are already laid."),
     "no_such_column": gettext_lazy("There is no such column."),
@@ -137,9 +137,30 @@ def platform(index_or_colour) -> str:
         return ""
 
 
+# Why the winner won, or why nobody did (the engine's `outcome`).
+OUTCOMES = {
+    "seal_holder": gettext_lazy("The holder of the master builder's seal wins."),
+    "previous_holder": gettext_lazy(
+        "The holder of the seal brought the villa down, so its previous holder wins."
+    ),
+    "no_previous_holder": gettext_lazy(
+        "The holder of the seal brought the villa down, and nobody held the seal before: "
+        "nobody wins."
+    ),
+    "no_seal_holder": gettext_lazy(
+        "The race for the seal had begun, but nobody had taken it yet: nobody wins."
+    ),
+    "race_not_begun": gettext_lazy("The race for the seal had not begun: nobody wins."),
+}
+
+
 def end_reason(rules: dict) -> str:
+    """How the game ended and why the winner won, in the active language."""
     reason = rules.get("end_reason")
-    return str(END_REASONS.get(reason, "")) if reason else ""
+    if not reason:
+        return ""
+    why = OUTCOMES.get(rules.get("outcome"))
+    return " ".join(str(text) for text in (END_REASONS.get(reason, ""), why) if text)
 
 
 def _seat_name(names, seat):
@@ -158,10 +179,31 @@ _EVENT_TEXTS = {
     },
     "pulled": lambda p, who, names: _("%(column)s is out and the villa still stands.")
     % {"column": describe_column(p.get("column")).capitalize()},
-    "aborted": lambda p, who, names: _(
-        "%(column)s goes back and is locked for the rest of the game."
+    "aborted": lambda p, who, names: (
+        _("%(column)s goes back and is locked for the rest of the game.")
+        if p.get("locked", True)
+        else _("%(column)s goes back.")
     )
     % {"column": describe_column(p.get("column")).capitalize()},
+    "placement_failed": lambda p, who, names: (
+        _("%(column)s came to rest half off the platform: the build is given up.")
+        if p.get("problem") == "off_platform"
+        else _("%(column)s came to rest on another column: the build is given up.")
+    )
+    % {"column": describe_column(p.get("column")).capitalize()},
+    "passed": lambda p, who, names: _("%(name)s passes rather than ask for a new platform.")
+    % {"name": who},
+    "penalty_waived": lambda p, who, names: _("%(name)s removes none of the protester's columns.")
+    % {"name": who},
+    "platform_declined": lambda p, who, names: _("%(name)s decides not to lay the platform.")
+    % {"name": who},
+    "protest_rewarded": lambda p, who, names: _(
+        "The protest succeeds: no platform is laid, and %(name)s may remove any column "
+        "from the game."
+    )
+    % {"name": who},
+    "reward_waived": lambda p, who, names: _("%(name)s removes no column from the game.")
+    % {"name": who},
     "placed": lambda p, who, names: _("%(column)s stands on the %(platform)s platform.")
     % {
         "column": describe_column(p.get("column")).capitalize(),
@@ -215,8 +257,9 @@ _EVENT_TEXTS = {
     "game_over": lambda p, who, names: (
         _("The game is over. %(name)s wins.") % {"name": _seat_name(names, p.get("winner"))}
         if isinstance(p.get("winner"), int)
-        else _("The game is over. Nobody wins: the race for the seal had not begun.")
-    ),
+        else _("The game is over.")
+    )
+    + (" " + str(OUTCOMES[p["outcome"]]) if p.get("outcome") in OUTCOMES else ""),
 }
 
 

@@ -16,8 +16,9 @@ KIND_HEX = "hex"
 KIND_THICK = "thick"
 COLUMN_VALUES = {KIND_THIN: 1, KIND_HEX: 2, KIND_THICK: 3}
 
-# Per colour: 3 thin round, 1 hexagonal, 1 thick round. Our estimate: the French record
-# only says "20 colonnes en 3 formats et en 4 couleurs" (docs/paletti.md, "Pieces").
+# Per colour: 3 thin round, 1 hexagonal, 1 thick round. The French record only says
+# "20 colonnes en 3 formats et en 4 couleurs"; the split is that of University Games'
+# English rules (12 small cylinders, 4 hexagonal, 4 large; docs/sources.md).
 KINDS_PER_COLOUR = (KIND_THIN, KIND_THIN, KIND_THIN, KIND_HEX, KIND_THICK)
 
 # Column colours. The seeds only say "4 colours"; these names are the engine's own choice

@@ -1389,13 +1389,16 @@ def _do_pass(ctx: _Context, seat: int, action: dict) -> None:
         return
     if phase == PHASE_LAY:
         if lay_candidates(rules):
-            text, code = f"{name} decides not to lay the new platform.", "platform_declined"
-        else:
-            text, code = (
-                "The platform cannot rest on 3 columns: the turn passes.",
-                ("platform_impossible"),
+            event = _event(
+                "platform_declined", f"{name} decides not to lay the new platform.", seat=seat
             )
-        ctx.events.append(_event(code, text, seat=seat))
+        else:
+            event = _event(
+                "platform_impossible",
+                "The platform cannot rest on 3 columns: the turn passes.",
+                seat=seat,
+            )
+        ctx.events.append(event)
         _end_turn(rules, ctx.events)
         return
     ctx.events.append(

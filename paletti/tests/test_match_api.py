@@ -395,6 +395,31 @@ def test_every_refusal_the_engine_can_give_is_translated():
     assert codes - set(messages.REFUSALS) == set()
 
 
+def test_every_event_the_engine_can_tell_has_a_sentence_in_each_language():
+    import ast
+    from pathlib import Path
+
+    from django.utils import translation
+
+    from paletti import messages
+
+    source = (Path(engine.__file__).parent / "rules.py").read_text()
+    codes = {
+        node.args[0].value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "id", "") == "_event"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    }
+    assert {"passed", "penalty_waived", "platform_declined", "placement_failed"} <= codes
+    assert codes - set(messages._EVENT_TEXTS) == set()
+    event = {"code": "passed", "seat": 0, "text": "Ada passes rather than ask for a new platform."}
+    for language in ("fr", "da", "pl"):
+        with translation.override(language):
+            assert messages.event_text(event, ["Ada"]) != event["text"]
+
+
 def _arranged():
     """A set-up the players arranged themselves: the default one, every column 3 mm
     further out, blue a little to the left."""
