@@ -82,7 +82,7 @@ def test_play_a_turn_against_a_bot(seeded_server, page):
     page.get_by_role("button", name=re.compile("Touch black thick round column")).click()
     expect(page.locator("#prompt")).to_contain_text(re.compile(r"bears \d+ g"))
     screenshot(page, "paletti-touched")
-    page.get_by_role("button", name="Pull it out").click()
+    page.get_by_role("button", name="Pull it out gently").click()
     expect(page.get_by_role("slider")).to_be_visible()
     page.get_by_role("button", name="Place it here").click()
     # The bot answers in the same response; its events are narrated, scores updated.
@@ -100,7 +100,7 @@ def test_abort_locks_the_column_and_passes_the_turn(seeded_server, page):
     expect(page.locator("#turn-banner")).to_contain_text("Bob, your turn")
     page.get_by_role("button", name="Play pink").click()
     page.get_by_role("button", name=re.compile("Touch pink thin round column")).first.click()
-    expect(page.get_by_role("button", name="Pull it out")).to_be_visible()
+    expect(page.get_by_role("button", name="Pull it out gently")).to_be_visible()
     page.keyboard.press("Escape")
     expect(page.locator("#narration")).to_contain_text("locked for the rest of the game")
     expect(page.locator("#counts")).to_contain_text("1 locked column")
@@ -125,7 +125,7 @@ def test_hot_seat_claim_and_answer(seeded_server, page):
         page.get_by_role("button", name="Protest").click()
         expect(page.locator("#prompt")).to_contain_text("move one of Ada's columns")
         page.get_by_role("button", name=re.compile("Touch black thin round column")).first.click()
-        page.get_by_role("button", name="Pull it out").click()
+        page.get_by_role("button", name="Pull it out gently").click()
         page.get_by_role("button", name="Place it here").click()
         expect(page.locator("#narration")).to_contain_text("The protest succeeds")
         expect(page.locator("#counts")).to_contain_text("1 column out of the game")
@@ -150,7 +150,7 @@ def test_three_people_a_given_up_neutral_move_is_put_to_each_other_person(seeded
     expect(page.locator("#prompt")).to_contain_text("First move a neutral column")
     expect(page.locator("#counts")).to_contain_text("neutral colour: white")
     page.get_by_role("button", name=re.compile("Touch white")).first.click()
-    expect(page.get_by_role("button", name="Pull it out")).to_be_visible()
+    expect(page.get_by_role("button", name="Pull it out gently")).to_be_visible()
     page.keyboard.press("Escape")
     # The screen passes to Ada, then to Bob: each is asked in turn.
     expect(page.locator("#turn-banner")).to_contain_text("Ada, your turn")
@@ -241,7 +241,7 @@ def test_one_turn_with_the_keyboard_only(seeded_server, page):
     expect(page.locator(".column-choice").nth(1)).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator("#prompt")).to_contain_text("bears")
-    expect(page.get_by_role("button", name="Pull it out")).to_be_focused()
+    expect(page.get_by_role("button", name="Pull it out gently")).to_be_focused()
     page.keyboard.press("Enter")
     slider = page.get_by_role("slider")
     expect(slider).to_be_focused()
@@ -270,7 +270,7 @@ def test_one_turn_with_the_mouse_on_the_drawing(seeded_server, page):
     page.mouse.down()
     page.mouse.up()
     expect(page.locator("#prompt")).to_contain_text(re.compile(r"bears \d+ g"))
-    page.get_by_role("button", name="Pull it out").click()
+    page.get_by_role("button", name="Pull it out gently").click()
     slider = page.get_by_role("slider")
     expect(slider).to_be_visible()
 
@@ -287,6 +287,38 @@ def test_one_turn_with_the_mouse_on_the_drawing(seeded_server, page):
     page.get_by_role("button", name="Place it here").click()
     expect(page.locator("#narration")).to_contain_text("stands on the blue platform")
     expect(page.locator("#turn-banner")).to_contain_text("Ada, your turn")
+
+
+def test_a_drag_pulls_the_touched_column_with_its_speed_and_steadiness(seeded_server, page):
+    start_from_setup(seeded_server, page)
+    page.get_by_role("button", name="Play black").click()
+    canvas = page.locator("#villa")
+    box = canvas.bounding_box()
+    y = box["y"] + box["height"] * 0.7
+    for step in range(101):
+        x = box["x"] + box["width"] * step / 100
+        page.mouse.move(x, y)
+        if canvas.evaluate("c => c.style.cursor") == "pointer":
+            break
+    else:
+        raise AssertionError("the pointer never found a column to take")
+    page.mouse.down()
+    page.mouse.up()
+    expect(page.locator("#prompt")).to_contain_text("Drag it sideways")
+    expect(page.get_by_role("button", name="Pull it out quickly")).to_be_visible()
+    # A slow, level drag from the touched column out to the side.
+    with page.expect_request(lambda r: "/actions/" in r.url and r.method == "POST") as sent:
+        page.mouse.move(x, y)
+        page.mouse.down()
+        direction = 1 if x > box["x"] + box["width"] / 2 else -1
+        for k in range(1, 21):
+            page.mouse.move(x + direction * 8 * k, y)
+            page.wait_for_timeout(20)
+        page.mouse.up()
+    action = sent.value.post_data_json["action"]
+    assert action["type"] == "pull"
+    assert 20 <= action["speed"] <= 500 and action["steadiness"] > 0.8, action
+    expect(page.get_by_role("slider")).to_be_visible()
 
 
 def test_setup_shows_the_api_errors_next_to_the_fields(seeded_server, page):
@@ -318,7 +350,7 @@ def test_no_serious_accessibility_violation(seeded_server, page):
     # The placing controls (slider, lanes) appear only while holding a column.
     page.get_by_role("button", name="Play black").click()
     page.locator(".column-choice").first.click()
-    page.get_by_role("button", name="Pull it out").click()
+    page.get_by_role("button", name="Pull it out gently").click()
     expect(page.get_by_role("slider")).to_be_visible()
     assert_no_serious_violation(page, "holding")
     settled(page)

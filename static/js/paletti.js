@@ -260,6 +260,7 @@
     lastTurn: null,
     busy: false,
     view: null,
+    drag: null, // pointer samples of a drag pulling the touched column out
   };
 
   function posesOf(state) {
@@ -794,20 +795,22 @@
       const col = game.state.columns.find((c) => c.id === touched.column);
       const pull = legal("pull")[0];
       const abort = legal("abort")[0];
-      if (pull) box.append(el("button", { type: "button", "data-primary": true, onclick: () => post(pull), text: gettext("Pull it out") }));
-      if (abort) box.append(abortButton(abort, gettext("Abort: put it back (locked)")));
-      return capfirst(
-        fmt(gettext("The %(column)s bears %(load)s g. Pull it out, or abort (Escape): it goes back, locked."), {
-          column: columnName(col),
-          load: Math.round(touched.load),
-        }),
-      );
+      if (pull) {
+        const hand = window.PalettiHand.PRESETS;
+        box.append(el("button", { type: "button", "data-primary": true, onclick: () => post({ ...pull, ...hand.gentle }), text: gettext("Pull it out gently") }));
+        box.append(el("button", { type: "button", class: "secondary", onclick: () => post({ ...pull, ...hand.quick }), text: gettext("Pull it out quickly") }));
+      }
+      if (abort) box.append(abortButton(abort, abortLabel()));
+      return fmt(gettext("The %(column)s bears %(load)s g. Drag it sideways out of the villa (slow and steady is safest), or use a button; or abort (Escape) and put it back."), {
+        column: columnName(col),
+        load: Math.round(touched.load),
+      });
     },
     holding(box) {
       const top = topPlatform(game.state);
       placementControls(box, legal("place"), true);
       const abort = legal("abort")[0];
-      if (abort) box.append(abortButton(abort, gettext("Abort: put it back (locked)")));
+      if (abort) box.append(abortButton(abort, abortLabel()));
       return fmt(gettext("Choose where to stand the column on the %(platform)s platform: drag or tap on it, or use the arrow keys, then place it."), {
         platform: colourName(top.colour),
       });
@@ -845,6 +848,12 @@
         : gettext("The platform cannot rest on three columns: the turn passes without it.");
     },
   };
+
+  // The French rules lock a column put back; the Polish ones (an option) do not.
+  function abortLabel() {
+    const polish = game.state.options && game.state.options.abort === "polish";
+    return polish ? gettext("Abort: put it back") : gettext("Abort: put it back (locked)");
+  }
 
   function abortButton(action, label) {
     return el("button", { type: "button", class: "secondary", "data-abort": true, onclick: () => post(action), text: label });
@@ -1049,6 +1058,25 @@
 
   /* ---------- Pointer on the canvas ---------- */
 
+  // A drag that starts on the touched column pulls it out: its speed and steadiness are
+  // the pull's (paletti-hand.js).
+  function dragToPull(event, wx, wy) {
+    const sample = { x: event.clientX, y: event.clientY, t: event.timeStamp };
+    if (event.type === "pointerdown") {
+      const touched = game.state.touched.column;
+      if (!columnAt(wx, wy, new Set([touched]))) return;
+      game.drag = [sample];
+      game.canvas.setPointerCapture(event.pointerId);
+      return;
+    }
+    if (!game.drag) return;
+    game.drag.push(sample);
+    if (event.type !== "pointerup") return;
+    const gesture = window.PalettiHand.fromDrag(game.drag, 1 / game.view.scale);
+    game.drag = null;
+    if (gesture) post({ ...legal("pull")[0], ...gesture });
+  }
+
   function canvasPoint(event) {
     const rect = game.canvas.getBoundingClientRect();
     return toWorld(event.clientX - rect.left, event.clientY - rect.top);
@@ -1079,6 +1107,10 @@
     const state = game.state;
     if (!state || state.status !== "playing" || game.busy) return;
     const [wx, wy] = canvasPoint(event);
+    if (state.phase === "touched" && legal("pull").length) {
+      dragToPull(event, wx, wy);
+      return;
+    }
     if (state.phase === "holding" && legal("place").length) {
       if (event.type === "pointerdown" || event.buttons) moveGhost(worldToPlatformX(wx), game.ghost.lane);
       return;
@@ -1189,7 +1221,7 @@
     game.root = root;
     game.canvas = root.querySelector("#villa");
     game.stage = root.querySelector("#stage");
-    for (const type of ["pointerdown", "pointermove"]) game.canvas.addEventListener(type, onPointer);
+    for (const type of ["pointerdown", "pointermove", "pointerup"]) game.canvas.addEventListener(type, onPointer);
     root.querySelector("#play-again").addEventListener("click", (e) => playAgain(e.currentTarget));
     document.addEventListener("keydown", (event) => {
       if (event.key !== "Escape" || !game.state || game.busy) return;
