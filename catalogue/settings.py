@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -162,6 +163,12 @@ STORAGES = {
 }
 
 REST_FRAMEWORK = {
+    # No Basic authentication: a forged password header cost a password hash (~0.4 s of
+    # CPU) per request. Browsers use their session; API clients a token made by staff.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "games.pagination.GamePagination",
     "DEFAULT_PERMISSION_CLASSES": ["games.permissions.ReadOnlyOrStaffWithModelPermission"],
