@@ -7,6 +7,7 @@ Everything that differs between a laptop and a server comes from the environment
 
 import os
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -62,6 +63,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "import_export",
+    "axes",
     "games",
     "paletti",
 ]
@@ -77,6 +79,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its 429 answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "catalogue.urls"
@@ -127,6 +131,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -163,6 +172,10 @@ STORAGES = {
     },
 }
 
+# Behind a load balancer or a reverse proxy, how many of them append to X-Forwarded-For:
+# without it every client would seem to be the proxy (one throttle for everybody).
+NUM_PROXIES = int(os.environ.get("DJANGO_NUM_PROXIES", "0")) or None
+
 REST_FRAMEWORK = {
     # No Basic authentication: a forged password header cost a password hash (~0.4 s of
     # CPU) per request. Browsers use their session; API clients a token made by staff.
@@ -170,13 +183,11 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
     ],
-    "DEFAULT_PARSER_CLASSES": [
-        "catalogue.parsers.StrictJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON only: form bodies of PUT and PATCH reached the database unchecked.
+    "DEFAULT_PARSER_CLASSES": ["catalogue.parsers.StrictJSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "catalogue.schema.ErrorDocumentingAutoSchema",
     "DEFAULT_PAGINATION_CLASS": "games.pagination.GamePagination",
+    "NUM_PROXIES": NUM_PROXIES,
     "DEFAULT_PERMISSION_CLASSES": ["games.permissions.ReadOnlyOrStaffWithModelPermission"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "PAGE_SIZE": 20,
@@ -185,6 +196,37 @@ REST_FRAMEWORK = {
 # API request bodies longer than this are refused (413) before they are read. The longest
 # real one is a game record with its rules text, a few kilobytes; an action is ~100 bytes.
 API_MAX_BODY_BYTES = int(os.environ.get("DJANGO_API_MAX_BODY_BYTES", str(256 * 1024)))
+
+# The site's cache holds the API's throttle counts, so it must be one that every app server
+# sees: a table in the database they share (created by `manage.py createcachetable`).
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "django_cache",
+        "OPTIONS": {"MAX_ENTRIES": 20000},
+    }
+}
+
+
+def _rate(name, default):
+    value = os.environ.get(name, default).strip()
+    return None if value.lower() in {"", "0", "off", "none"} else value
+
+
+# Per client address. Generous enough for a class of 30 children behind one school
+# address: 15 matches started at once, and about one request every 2 s in each match.
+PALETTI_THROTTLE_RATES = {
+    "match-creation": _rate("DJANGO_THROTTLE_MATCH_CREATION", "120/hour"),
+    "match-actions": _rate("DJANGO_THROTTLE_MATCH_ACTIONS", "600/min"),
+}
+
+# Admin logins: after 5 failures for one user name from one address, that pair is locked
+# out for 15 minutes (django-axes); other addresses and other users are not affected.
+AXES_FAILURE_LIMIT = int(os.environ.get("DJANGO_LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("DJANGO_LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "catalogue.clients.client_address"
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Ludothèque API",
@@ -195,6 +237,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "catalogue.schema.add_match_links",
+    ],
 }
 
 # Games with a playable module: catalogue slug → the URL name of its start page.

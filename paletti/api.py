@@ -12,6 +12,7 @@ from catalogue.parsers import StrictJSONParser
 
 from . import actions, engine, messages, services
 from .models import BotLevel, Match, SeatKind
+from .throttles import MatchActionThrottle, MatchCreationThrottle
 
 MAX_TREMOR_MM = 5.0
 
@@ -124,6 +125,7 @@ class MatchListView(MatchAPIView):
     """
 
     serializer_class = CreateMatchSerializer
+    throttle_classes = [MatchCreationThrottle]
 
     @extend_schema(
         request=CreateMatchSerializer,
@@ -179,6 +181,8 @@ class MatchActionView(MatchAPIView):
     frames appended. A stale version is a 409 (the match moved on: reload it); an action
     the rules refuse now is a 400 whose `detail` says why, and the match is unchanged.
     """
+
+    throttle_classes = [MatchActionThrottle]
 
     @extend_schema(
         request=ActionRequestSerializer,

@@ -57,6 +57,8 @@ def test_a_nul_in_staff_input_is_a_400(api, client, seed):
     for body in ({"publisher": "Queen\x00"}, {"esar": "A\x00"}, {"title\x00": "x"}):
         response = api.patch(url, body, format="json")
         assert response.status_code == 400, body
+    form = api.patch(url, "title=Al%00hambra", content_type="application/x-www-form-urlencoded")
+    assert form.status_code == 415  # the API reads JSON only
     assert Game.objects.get(slug="alhambra").title == game.title
 
 
