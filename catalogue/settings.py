@@ -37,11 +37,16 @@ if PRODUCTION:
     ]
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = os.environ.get("DJANGO_SECURE_SSL_REDIRECT", "1") == "1"
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "3600"))
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = True
+    # A year, once HTTPS works; lower it (e.g. 300) while trying HTTPS out. Preloading into
+    # browsers is hard to undo, so it is sent only when asked (DJANGO_HSTS_PRELOAD=1).
+    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = os.environ.get("DJANGO_HSTS_INCLUDE_SUBDOMAINS", "1") == "1"
+    SECURE_HSTS_PRELOAD = os.environ.get("DJANGO_HSTS_PRELOAD", "0") == "1"
+    if not SECURE_HSTS_PRELOAD:
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]  # "not preloaded": on purpose, see above
     SECURE_CONTENT_TYPE_NOSNIFF = True
 else:
     DEBUG = os.environ.get("DJANGO_DEBUG", "1") == "1"
@@ -71,6 +76,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "catalogue.middleware.RequestGuardMiddleware",
+    "catalogue.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -128,6 +134,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # One file per test run, so that two runs side by side do not share it.
     DATABASES["default"].setdefault("TEST", {})["NAME"] = str(
         Path(tempfile.gettempdir()) / f"ludotheque-test-{os.getpid()}.sqlite3"
+    )
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that refuses or hangs must not tie a worker up until gunicorn kills it:
+    # give up connecting after a few seconds and cancel any statement that runs too long.
+    # The request then gets a 503 (catalogue.errors) and a later one reconnects.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "connect_timeout": int(os.environ.get("DJANGO_DB_CONNECT_TIMEOUT", "5")),
+            "options": "-c statement_timeout={}".format(
+                int(os.environ.get("DJANGO_DB_STATEMENT_TIMEOUT_MS", "10000"))
+            ),
+        }
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -196,6 +214,28 @@ REST_FRAMEWORK = {
 # API request bodies longer than this are refused (413) before they are read. The longest
 # real one is a game record with its rules text, a few kilobytes; an action is ~100 bytes.
 API_MAX_BODY_BYTES = int(os.environ.get("DJANGO_API_MAX_BODY_BYTES", str(256 * 1024)))
+
+# Only the site's own scripts, styles, images and fonts; no inline script or style, no
+# plugin, no framing. JSON-LD blocks are data, not scripts, and need no exception.
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+CONTENT_SECURITY_POLICY_DOCS_PATH = "/api/docs/"
+CONTENT_SECURITY_POLICY_DOCS = (
+    CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+    + "; worker-src blob:"
+)
 
 # The site's cache holds the API's throttle counts, so it must be one that every app server
 # sees: a table in the database they share (created by `manage.py createcachetable`).
