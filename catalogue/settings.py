@@ -283,6 +283,10 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+# CSV import takes the permission to change games; each row then needs what the admin's
+# forms would need (games/resources.py).
+IMPORT_EXPORT_IMPORT_PERMISSION_CODE = "change"
+
 # Games with a playable module: catalogue slug → the URL name of its start page.
 PLAYABLE_GAMES = {"villa-paletti": "paletti:setup"}
 

@@ -1,6 +1,7 @@
 """Staff's workbench: volunteers add and correct records here."""
 
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -8,6 +9,9 @@ from import_export.admin import ImportExportModelAdmin
 
 from .models import EsarCategory, Game, GameAuthor, Language, Person, Publisher, RuleSummary
 from .resources import GameResource
+
+# The temporary files of the imports this session uploaded, the last ten.
+OWN_IMPORTS_KEY = "games_own_imports"
 
 
 class PlayersFilter(admin.SimpleListFilter):
@@ -71,6 +75,10 @@ class RuleSummaryInline(admin.StackedInline):
 
 @admin.register(Game)
 class GameAdmin(ImportExportModelAdmin):
+    """Games, with CSV import and export. An import confirms only a file its own user
+    uploaded in this session: the confirm step names the temporary file in a form field,
+    which another staff member's upload must not satisfy."""
+
     resource_classes = [GameResource]
     list_display = [
         "title",
@@ -122,6 +130,22 @@ class GameAdmin(ImportExportModelAdmin):
     @admin.display(description=_("summaries"))
     def summary_languages(self, game):
         return ", ".join(summary.language for summary in game.summaries.all()) or "—"
+
+    def get_confirm_form_initial(self, request, import_form):
+        initial = super().get_confirm_form_initial(request, import_form)
+        if initial.get("import_file_name"):
+            own = request.session.get(OWN_IMPORTS_KEY, [])[-9:]
+            request.session[OWN_IMPORTS_KEY] = [*own, initial["import_file_name"]]
+        return initial
+
+    def process_import(self, request, **kwargs):
+        own = request.session.get(OWN_IMPORTS_KEY, [])
+        name = request.POST.get("import_file_name", "")
+        if request.method == "POST" and name not in own:
+            raise PermissionDenied
+        response = super().process_import(request, **kwargs)
+        request.session[OWN_IMPORTS_KEY] = [n for n in own if n != name]
+        return response
 
 
 @admin.register(Person)
