@@ -1,11 +1,13 @@
 """Staff's workbench: volunteers add and correct records here."""
 
+import reversion
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from import_export.admin import ImportExportModelAdmin
+from reversion.admin import VersionAdmin
 
 from .models import EsarCategory, Game, GameAuthor, Language, Person, Publisher, RuleSummary
 from .resources import GameResource
@@ -74,10 +76,12 @@ class RuleSummaryInline(admin.StackedInline):
 
 
 @admin.register(Game)
-class GameAdmin(ImportExportModelAdmin):
-    """Games, with CSV import and export. An import confirms only a file its own user
-    uploaded in this session: the confirm step names the temporary file in a form field,
-    which another staff member's upload must not satisfy."""
+class GameAdmin(ImportExportModelAdmin, VersionAdmin):
+    """Games, with CSV import and export and their history (django-reversion: every saved
+    version with who and when, under "History", each one revertible; a version holds the
+    game with its credits and rule summaries). An import confirms only a file its own
+    user uploaded in this session: the confirm step names the temporary file in a form
+    field, which another staff member's upload must not satisfy."""
 
     resource_classes = [GameResource]
     list_display = [
@@ -143,7 +147,10 @@ class GameAdmin(ImportExportModelAdmin):
         name = request.POST.get("import_file_name", "")
         if request.method == "POST" and name not in own:
             raise PermissionDenied
-        response = super().process_import(request, **kwargs)
+        with reversion.create_revision():
+            reversion.set_user(request.user)
+            reversion.set_comment(_("CSV import"))
+            response = super().process_import(request, **kwargs)
         request.session[OWN_IMPORTS_KEY] = [n for n in own if n != name]
         return response
 
@@ -183,7 +190,7 @@ class EsarCategoryAdmin(admin.ModelAdmin):
 
 
 @admin.register(RuleSummary)
-class RuleSummaryAdmin(admin.ModelAdmin):
+class RuleSummaryAdmin(VersionAdmin):
     list_display = ["game", "language", "updated_at"]
     list_filter = ["language"]
     search_fields = ["game__title", "text"]

@@ -1,5 +1,8 @@
 """The catalogue's REST API: games, their rule summaries and the ESAR vocabulary."""
 
+from contextlib import contextmanager
+
+import reversion
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -196,6 +199,26 @@ class GameViewSet(viewsets.ModelViewSet):
 
     def get_serializer_class(self):
         return GameListSerializer if self.action == "list" else GameSerializer
+
+    # Writes through the API are versions in the admin's history too, with their author.
+    def perform_create(self, serializer):
+        with self._revision():
+            super().perform_create(serializer)
+
+    def perform_update(self, serializer):
+        with self._revision():
+            super().perform_update(serializer)
+
+    def perform_destroy(self, instance):
+        with self._revision():
+            super().perform_destroy(instance)
+
+    @contextmanager
+    def _revision(self):
+        with reversion.create_revision():
+            reversion.set_user(self.request.user)
+            reversion.set_comment(_("Changed through the API."))
+            yield
 
     @extend_schema(responses=RuleSummarySerializer(many=True))
     @action(detail=True, methods=["get"], url_path="rules", pagination_class=None)
