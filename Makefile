@@ -18,6 +18,7 @@ messages: $(STAMP)
 
 run: $(STAMP) messages
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py createcachetable
 	$(PY) manage.py seed
 	$(PY) manage.py runserver 127.0.0.1:8000
 

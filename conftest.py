@@ -8,6 +8,12 @@ from django.core.management import call_command
 SEED_FIXTURES = ["fixtures/esar.json", "fixtures/games.json"]
 
 
+@pytest.fixture(autouse=True)
+def _no_throttling(settings):
+    """Tests post far faster than any class would; the throttles' own tests set rates."""
+    settings.PALETTI_THROTTLE_RATES = {}
+
+
 @pytest.fixture
 def seed(db):
     """The three seed games with their ESAR categories and people."""

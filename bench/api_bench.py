@@ -52,6 +52,7 @@ def main():
     from catalogue.wsgi import application
 
     call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)  # the throttles' counts
     people = [{"name": "Ada"}, {"name": "Bo"}]
     versus_bot = [{"name": "Ada"}, {"name": "Robot", "kind": "bot", "level": "careful"}]
     for title, players in (("two people", people), ("a person against a careful bot", versus_bot)):

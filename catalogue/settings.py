@@ -7,6 +7,7 @@ Everything that differs between a laptop and a server comes from the environment
 
 import os
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -36,11 +37,16 @@ if PRODUCTION:
     ]
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = os.environ.get("DJANGO_SECURE_SSL_REDIRECT", "1") == "1"
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "3600"))
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = True
+    # A year, once HTTPS works; lower it (e.g. 300) while trying HTTPS out. Preloading into
+    # browsers is hard to undo, so it is sent only when asked (DJANGO_HSTS_PRELOAD=1).
+    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = os.environ.get("DJANGO_HSTS_INCLUDE_SUBDOMAINS", "1") == "1"
+    SECURE_HSTS_PRELOAD = os.environ.get("DJANGO_HSTS_PRELOAD", "0") == "1"
+    if not SECURE_HSTS_PRELOAD:
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]  # "not preloaded": on purpose, see above
     SECURE_CONTENT_TYPE_NOSNIFF = True
 else:
     DEBUG = os.environ.get("DJANGO_DEBUG", "1") == "1"
@@ -57,16 +63,21 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "import_export",
+    "axes",
+    "reversion",
     "games",
     "paletti",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "catalogue.middleware.RequestGuardMiddleware",
+    "catalogue.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -75,6 +86,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its 429 answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "catalogue.urls"
@@ -123,7 +136,24 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("TEST", {})["NAME"] = str(
         Path(tempfile.gettempdir()) / f"ludotheque-test-{os.getpid()}.sqlite3"
     )
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that refuses or hangs must not tie a worker up until gunicorn kills it:
+    # give up connecting after a few seconds and cancel any statement that runs too long.
+    # The request then gets a 503 (catalogue.errors) and a later one reconnects.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "connect_timeout": int(os.environ.get("DJANGO_DB_CONNECT_TIMEOUT", "5")),
+            "options": "-c statement_timeout={}".format(
+                int(os.environ.get("DJANGO_DB_STATEMENT_TIMEOUT_MS", "10000"))
+            ),
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -161,13 +191,83 @@ STORAGES = {
     },
 }
 
+# Behind a load balancer or a reverse proxy, how many of them append to X-Forwarded-For:
+# without it every client would seem to be the proxy (one throttle for everybody).
+NUM_PROXIES = int(os.environ.get("DJANGO_NUM_PROXIES", "0")) or None
+
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # No Basic authentication: a forged password header cost a password hash (~0.4 s of
+    # CPU) per request. Browsers use their session; API clients a token made by staff.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    # JSON only: form bodies of PUT and PATCH reached the database unchecked.
+    "DEFAULT_PARSER_CLASSES": ["catalogue.parsers.StrictJSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "catalogue.schema.ErrorDocumentingAutoSchema",
     "DEFAULT_PAGINATION_CLASS": "games.pagination.GamePagination",
+    "NUM_PROXIES": NUM_PROXIES,
     "DEFAULT_PERMISSION_CLASSES": ["games.permissions.ReadOnlyOrStaffWithModelPermission"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "PAGE_SIZE": 20,
 }
+
+# API request bodies longer than this are refused (413) before they are read. The longest
+# real one is a game record with its rules text, a few kilobytes; an action is ~100 bytes.
+API_MAX_BODY_BYTES = int(os.environ.get("DJANGO_API_MAX_BODY_BYTES", str(256 * 1024)))
+
+# Only the site's own scripts, styles, images and fonts; no inline script or style, no
+# plugin, no framing. JSON-LD blocks are data, not scripts, and need no exception.
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+CONTENT_SECURITY_POLICY_DOCS_PATH = "/api/docs/"
+CONTENT_SECURITY_POLICY_DOCS = (
+    CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+    + "; worker-src blob:"
+)
+
+# The site's cache holds the API's throttle counts, so it must be one that every app server
+# sees: a table in the database they share (created by `manage.py createcachetable`).
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "django_cache",
+        "OPTIONS": {"MAX_ENTRIES": 20000},
+    }
+}
+
+
+def _rate(name, default):
+    value = os.environ.get(name, default).strip()
+    return None if value.lower() in {"", "0", "off", "none"} else value
+
+
+# Per client address. Generous enough for a class of 30 children behind one school
+# address: 15 matches started at once, and about one request every 2 s in each match.
+PALETTI_THROTTLE_RATES = {
+    "match-creation": _rate("DJANGO_THROTTLE_MATCH_CREATION", "120/hour"),
+    "match-actions": _rate("DJANGO_THROTTLE_MATCH_ACTIONS", "600/min"),
+}
+
+# Admin logins: after 5 failures for one user name from one address, that pair is locked
+# out for 15 minutes (django-axes); other addresses and other users are not affected.
+AXES_FAILURE_LIMIT = int(os.environ.get("DJANGO_LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("DJANGO_LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "catalogue.clients.client_address"
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Ludothèque API",
@@ -180,7 +280,15 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Villa Paletti's `protest` and `abort` options share one set of readings.
     "ENUM_NAME_OVERRIDES": {"ReadingEnum": ["french", "polish"]},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "catalogue.schema.add_match_links",
+    ],
 }
+
+# CSV import takes the permission to change games; each row then needs what the admin's
+# forms would need (games/resources.py).
+IMPORT_EXPORT_IMPORT_PERMISSION_CODE = "change"
 
 # Games with a playable module: catalogue slug → the URL name of its start page.
 PLAYABLE_GAMES = {"villa-paletti": "paletti:setup"}

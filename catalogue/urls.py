@@ -6,7 +6,15 @@ from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
 
+from .health import healthz
+
+handler400 = "catalogue.errors.bad_request"
+handler403 = "catalogue.errors.permission_denied"
+handler404 = "catalogue.errors.page_not_found"
+handler500 = "catalogue.errors.server_error"
+
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("api/", include("games.api_urls")),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

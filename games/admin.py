@@ -1,14 +1,20 @@
 """Staff's workbench: volunteers add and correct records here."""
 
+import reversion
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from import_export.admin import ImportExportModelAdmin
 from import_export.forms import SelectableFieldsExportForm
+from reversion.admin import VersionAdmin
 
 from .models import EsarCategory, Game, GameAuthor, Language, Person, Publisher, RuleSummary
 from .resources import GameResource
+
+# The temporary files of the imports this session uploaded, the last ten.
+OWN_IMPORTS_KEY = "games_own_imports"
 
 
 class PlayersFilter(admin.SimpleListFilter):
@@ -88,7 +94,13 @@ class TranslatedFieldsExportForm(SelectableFieldsExportForm):
 
 
 @admin.register(Game)
-class GameAdmin(ImportExportModelAdmin):
+class GameAdmin(ImportExportModelAdmin, VersionAdmin):
+    """Games, with CSV import and export and their history (django-reversion: every saved
+    version with who and when, under "History", each one revertible; a version holds the
+    game with its credits and rule summaries). An import confirms only a file its own
+    user uploaded in this session: the confirm step names the temporary file in a form
+    field, which another staff member's upload must not satisfy."""
+
     resource_classes = [GameResource]
     export_form_class = TranslatedFieldsExportForm
     list_display = [
@@ -154,6 +166,25 @@ class GameAdmin(ImportExportModelAdmin):
     def summary_languages(self, game):
         return ", ".join(summary.language for summary in game.summaries.all()) or "—"
 
+    def get_confirm_form_initial(self, request, import_form):
+        initial = super().get_confirm_form_initial(request, import_form)
+        if initial.get("import_file_name"):
+            own = request.session.get(OWN_IMPORTS_KEY, [])[-9:]
+            request.session[OWN_IMPORTS_KEY] = [*own, initial["import_file_name"]]
+        return initial
+
+    def process_import(self, request, **kwargs):
+        own = request.session.get(OWN_IMPORTS_KEY, [])
+        name = request.POST.get("import_file_name", "")
+        if request.method == "POST" and name not in own:
+            raise PermissionDenied
+        with reversion.create_revision():
+            reversion.set_user(request.user)
+            reversion.set_comment(_("CSV import"))
+            response = super().process_import(request, **kwargs)
+        request.session[OWN_IMPORTS_KEY] = [n for n in own if n != name]
+        return response
+
 
 @admin.register(Person)
 class PersonAdmin(admin.ModelAdmin):
@@ -194,7 +225,7 @@ class EsarCategoryAdmin(admin.ModelAdmin):
 
 
 @admin.register(RuleSummary)
-class RuleSummaryAdmin(admin.ModelAdmin):
+class RuleSummaryAdmin(VersionAdmin):
     list_display = ["game", "language", "updated_at"]
     list_filter = ["language"]
     search_fields = ["game__title", "text"]

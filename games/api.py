@@ -1,8 +1,12 @@
 """The catalogue's REST API: games, their rule summaries and the ESAR vocabulary."""
 
+from contextlib import contextmanager
+
+import reversion
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
@@ -22,7 +26,7 @@ from .models import (
 
 class EsarSerializer(serializers.ModelSerializer):
     label = serializers.CharField(read_only=True)
-    parent = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    parent = serializers.SlugRelatedField(slug_field="code", read_only=True, allow_null=True)
 
     class Meta:
         model = EsarCategory
@@ -88,6 +92,14 @@ class GameSerializer(serializers.ModelSerializer):
     )
     esar = serializers.SlugRelatedField(slug_field="code", queryset=EsarCategory.objects.all())
     esar_label = serializers.CharField(source="esar.label", read_only=True)
+    # The model's validator, with the empty value (no EAN) the API sends said in the schema.
+    ean = serializers.RegexField(
+        r"^(\d{8}(\d{5})?)?$",
+        max_length=13,
+        allow_blank=True,
+        required=False,
+        error_messages={"invalid": gettext_lazy("An EAN has 8 or 13 digits.")},
+    )
     rule_languages = serializers.SerializerMethodField()
     html_url = serializers.SerializerMethodField()
 
@@ -188,8 +200,28 @@ class GameViewSet(viewsets.ModelViewSet):
     def get_serializer_class(self):
         return GameListSerializer if self.action == "list" else GameSerializer
 
+    # Writes through the API are versions in the admin's history too, with their author.
+    def perform_create(self, serializer):
+        with self._revision():
+            super().perform_create(serializer)
+
+    def perform_update(self, serializer):
+        with self._revision():
+            super().perform_update(serializer)
+
+    def perform_destroy(self, instance):
+        with self._revision():
+            super().perform_destroy(instance)
+
+    @contextmanager
+    def _revision(self):
+        with reversion.create_revision():
+            reversion.set_user(self.request.user)
+            reversion.set_comment(_("Changed through the API."))
+            yield
+
     @extend_schema(responses=RuleSummarySerializer(many=True))
-    @action(detail=True, methods=["get"], url_path="rules")
+    @action(detail=True, methods=["get"], url_path="rules", pagination_class=None)
     def rules(self, request, slug=None):
         """Every rule summary of the game, one per language."""
         game = get_object_or_404(Game, slug=slug)

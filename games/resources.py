@@ -9,21 +9,42 @@ import re
 from django.core.exceptions import FieldDoesNotExist
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from import_export import fields, resources, widgets
 
 from .models import AuthorRole, EsarCategory, Game, GameAuthor, Language, Person, Publisher
 
 CREDIT_PATTERN = re.compile(r"^(?P<name>.+?)\s*\((?P<role>[a-z]+)\)$")
 
+NO_PERMISSION = gettext_lazy("You may not %(action)s: %(what)s.")
+ACTIONS = {
+    "add_game": gettext_lazy("add games"),
+    "change_game": gettext_lazy("change games"),
+    "delete_gameauthor": gettext_lazy("remove credits"),
+    "add_person": gettext_lazy("add people"),
+    "add_publisher": gettext_lazy("add publishers"),
+}
+
+
+def require(user, codename: str, what: str) -> None:
+    """Refuse the row unless the importing user holds games.<codename>, as the admin's
+    forms would. An import run from code (no user) is trusted."""
+    if user is not None and not user.has_perm(f"games.{codename}"):
+        raise PermissionError(NO_PERMISSION % {"action": ACTIONS[codename], "what": what})
+
 
 class PublisherWidget(widgets.ForeignKeyWidget):
-    """A publisher by name, created when the CSV names a new one."""
+    """A publisher by name, created when the CSV names a new one (and the user may)."""
 
     def clean(self, value, row=None, **kwargs):
         name = (value or "").strip()
         if not name:
             return None
-        return Publisher.objects.get_or_create(name=name)[0]
+        publisher = Publisher.objects.filter(name=name).first()
+        if publisher is None:
+            require(kwargs.get("user"), "add_publisher", name)
+            publisher = Publisher.objects.create(name=name)
+        return publisher
 
 
 class GameResource(resources.ModelResource):
@@ -89,6 +110,10 @@ class GameResource(resources.ModelResource):
     def before_import_row(self, row, **kwargs):
         self._parse_credits(row.get("authors") or "")
 
+    def before_save_instance(self, instance, row, **kwargs):
+        exists = instance.pk is not None
+        require(kwargs.get("user"), "change_game" if exists else "add_game", instance.title)
+
     def _parse_credits(self, text):
         credits = []
         for part in (p.strip() for p in text.split(";")):
@@ -104,8 +129,21 @@ class GameResource(resources.ModelResource):
         return credits
 
     def after_save_instance(self, instance, row, **kwargs):
+        """The game's credits become the row's; removing one takes the permission to
+        delete credits (an empty `authors` cell removes them all), as in the admin."""
+        user = kwargs.get("user")
         credits = self._parse_credits(row.get("authors") or "")
+        current = list(instance.credits.select_related("person").order_by("order", "id"))
+        if [(c.person.name, c.role) for c in current] == credits:
+            return
+        removed = {(c.person.name, c.role) for c in current} - set(credits)
+        if removed:
+            names = ", ".join(sorted(f"{name} ({role})" for name, role in removed))
+            require(user, "delete_gameauthor", names)
         instance.credits.all().delete()
         for order, (name, role) in enumerate(credits):
-            person, _created = Person.objects.get_or_create(name=name)
+            person = Person.objects.filter(name=name).first()
+            if person is None:
+                require(user, "add_person", name)
+                person = Person.objects.create(name=name)
             GameAuthor.objects.create(game=instance, person=person, role=role, order=order)

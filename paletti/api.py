@@ -9,14 +9,16 @@ from drf_spectacular.utils import (
     inline_serializer,
 )
 from rest_framework import serializers, status
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import engine, messages, services
+from catalogue.parsers import StrictJSONParser
+
+from . import actions, engine, messages, services
 from .models import BotLevel, Match, SeatKind
+from .throttles import MatchActionThrottle, MatchCreationThrottle
 
 MAX_TREMOR_MM = 5.0
 
@@ -138,8 +140,17 @@ class CreateMatchSerializer(serializers.Serializer):
 
 
 class ActionRequestSerializer(serializers.Serializer):
-    version = serializers.IntegerField(min_value=0)
-    action = serializers.DictField()
+    version = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
+    action = serializers.DictField(help_text="One of the objects listed in `legal_actions`.")
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(str(key)[:40] for key in data if key not in self.fields)
+            if unknown:
+                raise serializers.ValidationError(
+                    {key: [messages.UNKNOWN_FIELD] for key in unknown}
+                )
+        return super().to_internal_value(data)
 
 
 def state_payload(match: Match, state: engine.State) -> dict:
@@ -183,7 +194,7 @@ class MatchAPIView(APIView):
 
     authentication_classes = []
     permission_classes = [AllowAny]
-    parser_classes = [JSONParser]
+    parser_classes = [StrictJSONParser]
     renderer_classes = [JSONRenderer]
 
 
@@ -205,6 +216,7 @@ class MatchListView(MatchAPIView):
     """
 
     serializer_class = CreateMatchSerializer
+    throttle_classes = [MatchCreationThrottle]
 
     @extend_schema(
         request=CreateMatchSerializer,
@@ -261,6 +273,8 @@ class MatchActionView(MatchAPIView):
     the rules refuse now is a 400 whose `detail` says why, and the match is unchanged.
     """
 
+    throttle_classes = [MatchActionThrottle]
+
     @extend_schema(
         request=ActionRequestSerializer,
         responses={
@@ -282,7 +296,13 @@ class MatchActionView(MatchAPIView):
         serializer = ActionRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         try:
-            outcome = services.play(match=match, **serializer.validated_data)
+            action = actions.check(serializer.validated_data["action"])
+        except actions.BadAction as error:
+            return _error(error.code, messages.bad_action(error), 400, **error.where)
+        try:
+            outcome = services.play(
+                match=match, version=serializer.validated_data["version"], action=action
+            )
         except services.StaleVersion as stale:
             return _error(
                 stale.code, messages.STALE_VERSION, status.HTTP_409_CONFLICT, version=stale.current

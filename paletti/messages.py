@@ -40,6 +40,16 @@ PLAYER_COUNT = gettext_lazy("Villa Paletti is played by 2 to 4 players.")
 NEED_A_PERSON = gettext_lazy("At least one player must be a person.")
 PERSON_HAS_NO_LEVEL = gettext_lazy("Only a bot has a level.")
 
+# An action whose shape is wrong (see actions.py), before the rules are asked.
+ACTION_SHAPE = {
+    "unknown_key": gettext_lazy("This action does not take the key “%(key)s”."),
+    "missing_key": gettext_lazy("This action needs the key “%(key)s”."),
+    "integer": gettext_lazy("“%(key)s” must be a whole number from %(low)s to %(high)s."),
+    "number": gettext_lazy("“%(key)s” must be a number from %(low)s to %(high)s."),
+    "choice": gettext_lazy("“%(key)s” must be one of: %(choices)s."),
+}
+UNKNOWN_FIELD = gettext_lazy("This field is not part of the request.")
+
 REFUSALS = {
     "stale_version": STALE_VERSION,
     "bot_to_act": gettext_lazy("A bot is playing now; wait for it."),
@@ -103,6 +113,22 @@ def refusal(code: str, english: str) -> str:
     """A refusal in the active language; the engine's own sentence for a new code."""
     message = REFUSALS.get(code)
     return str(message) if message is not None else english
+
+
+def bad_action(error) -> str:
+    """Why an action's shape is refused (an actions.BadAction), in the active language."""
+    if error.problem == "unknown_type":
+        return str(REFUSALS["unknown_action"])
+    params = dict(error.params)
+    problem = error.problem
+    spec = params.pop("spec", None)
+    if spec is not None:
+        problem = type(spec).__name__.lower()
+        if hasattr(spec, "values"):
+            params["choices"] = ", ".join(spec.values)
+        else:
+            params.update(low=f"{spec.low:g}", high=f"{spec.high:g}")
+    return str(ACTION_SHAPE[problem]) % params
 
 
 def colour(name: str | None) -> str:

@@ -6,6 +6,7 @@ version it was chosen at as a condition, so two posts for the same turn apply on
 
 import random
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -188,3 +189,31 @@ def _shifted(frames: list, offset: float) -> list:
     if not offset:
         return list(frames)
     return [{**frame, "t": round(frame["t"] + offset, 4)} for frame in frames]
+
+
+@dataclass(frozen=True)
+class Cleanup:
+    abandoned: int
+    finished: int
+
+
+def remove_old_matches(
+    *, idle: timedelta, finished_after: timedelta | None, dry_run: bool = False, batch: int = 500
+) -> Cleanup:
+    """Delete matches nobody plays any more: unfinished ones untouched for longer than
+    `idle`, finished ones older than `finished_after` (None keeps them for ever). A match
+    kept is kept whole: its seed, seats, options and action log are what its replay needs.
+    Deletes in batches so that no statement runs into the database's statement timeout."""
+    now = timezone.now()
+    abandoned = Match.objects.filter(status=MatchStatus.PLAYING, updated_at__lt=now - idle)
+    old = Match.objects.none()
+    if finished_after is not None:
+        old = Match.objects.filter(status=MatchStatus.FINISHED, updated_at__lt=now - finished_after)
+    counts = {}
+    for name, queryset in (("abandoned", abandoned), ("finished", old)):
+        ids = list(queryset.values_list("pk", flat=True))
+        counts[name] = len(ids)
+        if not dry_run:
+            for start in range(0, len(ids), batch):
+                Match.objects.filter(pk__in=ids[start : start + batch]).delete()
+    return Cleanup(**counts)

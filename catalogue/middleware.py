@@ -1,0 +1,70 @@
+"""Refuse, before any view reads them, requests no view should have to survive."""
+
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from . import errors
+
+NUL_CHARACTER = _("The request contains a NUL character, which no field can hold.")
+BODY_TOO_LARGE = _("The request body is too large: at most %(limit)s bytes.")
+
+
+class RequestGuardMiddleware:
+    """Two checks that cost nothing for an ordinary request:
+
+    - an API body longer than API_MAX_BODY_BYTES is refused with 413 from its declared
+      length, before a byte of it is read (a 50 MB JSON body took 2.9 s to parse before
+      its refusal). Without a Content-Length Django reads no body at all.
+    - a NUL character in the path, the query string, a header or a form field is a 400:
+      PostgreSQL cannot store or even compare text holding one, so a lookup with it was a
+      500. (JSON bodies are checked by catalogue.parsers.)
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if errors.is_api(request):
+            try:
+                length = int(request.META.get("CONTENT_LENGTH") or 0)
+            except ValueError:
+                length = 0
+            if length > settings.API_MAX_BODY_BYTES:
+                detail = BODY_TOO_LARGE % {"limit": settings.API_MAX_BODY_BYTES}
+                return errors.json_error(413, "body_too_large", detail)
+        if _holds_nul(request):
+            return errors.bad_request(request, detail=NUL_CHARACTER)
+        return self.get_response(request)
+
+
+def _holds_nul(request) -> bool:
+    if "\x00" in request.path_info:
+        return True
+    for key, value in request.META.items():
+        if key.startswith("HTTP_") and isinstance(value, str) and "\x00" in value:
+            return True
+    for params in (request.GET, request.POST) if request.method == "POST" else (request.GET,):
+        for key, values in params.lists():
+            if "\x00" in key or any("\x00" in value for value in values):
+                return True
+    return False
+
+
+class ContentSecurityPolicyMiddleware:
+    """Sends settings.CONTENT_SECURITY_POLICY on every answer that has none yet: scripts and
+    styles from the site's own files only, so an injected inline script would not run.
+    The API's documentation page (Redoc) injects its own styles and runs a worker from a
+    blob, so it gets settings.CONTENT_SECURITY_POLICY_DOCS; it still runs no inline script."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if "Content-Security-Policy" not in response:
+            docs = request.path_info == settings.CONTENT_SECURITY_POLICY_DOCS_PATH
+            policy = (
+                settings.CONTENT_SECURITY_POLICY_DOCS if docs else settings.CONTENT_SECURITY_POLICY
+            )
+            response["Content-Security-Policy"] = policy
+        return response

@@ -1,0 +1,69 @@
+"""A database that refuses or hangs: 503 with a friendly page (JSON under /api/), a health
+check that says so, and recovery by itself when the database is back."""
+
+from contextlib import contextmanager
+
+import pytest
+from django.db import OperationalError, connection
+from django.test import Client
+from django.urls import reverse
+
+from games.api import GameViewSet
+
+
+@contextmanager
+def database_away():
+    """The site's connection pointed at a database that is not there, then restored."""
+    original = dict(connection.settings_dict)
+    connection.close()
+    if connection.vendor == "postgresql":
+        connection.settings_dict.update(HOST="127.0.0.1", PORT="1")  # nothing listens
+    else:
+        connection.settings_dict["NAME"] = "/nonexistent-directory/db.sqlite3"
+    try:
+        yield
+    finally:
+        connection.close()
+        connection.settings_dict.clear()
+        connection.settings_dict.update(original)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_database_that_refuses_is_a_503_and_the_site_recovers():
+    client = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE="en")
+    with database_away():
+        api = client.get(reverse("api:game-list"))
+        page = client.get(reverse("games:game-list"))
+        health = client.get(reverse("healthz"))
+    assert api.status_code == 503
+    assert api.json()["code"] == "database_unavailable"
+    assert int(api["Retry-After"]) > 0
+    assert page.status_code == 503
+    assert "The catalogue is resting" in page.content.decode()
+    assert health.status_code == 503
+    assert health.json()["database"] == "unreachable"
+    # Back: the next requests reconnect by themselves.
+    assert client.get(reverse("api:game-list")).status_code == 200
+    assert client.get(reverse("games:game-list")).status_code == 200
+    assert client.get(reverse("healthz")).json() == {"status": "ok", "database": "ok"}
+
+
+@pytest.mark.django_db
+def test_a_statement_timeout_is_a_503_not_a_500(monkeypatch):
+    cancelled = OperationalError("canceling statement due to statement timeout")
+    monkeypatch.setattr(GameViewSet, "list", lambda *a, **k: (_ for _ in ()).throw(cancelled))
+    client = Client(raise_request_exception=False)
+    assert client.get(reverse("api:game-list")).status_code == 503
+
+
+@pytest.mark.django_db
+def test_postgresql_connections_carry_the_timeouts(settings):
+    if connection.vendor != "postgresql":
+        pytest.skip("the timeouts are PostgreSQL options")
+    options = settings.DATABASES["default"]["OPTIONS"]
+    assert options["connect_timeout"] == 5
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW statement_timeout")
+        assert cursor.fetchone()[0] == "10s"
+        with pytest.raises(OperationalError):
+            cursor.execute("SET LOCAL statement_timeout = 50; SELECT pg_sleep(1)")

@@ -1,0 +1,80 @@
+"""Security headers: a Content-Security-Policy no inline script gets past, and HSTS whose
+length is configurable and whose preload is sent only when asked."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.django_db
+
+INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*application/(?:ld\+)?json)[^>]*>")
+INLINE_STYLE = re.compile(r"<style\b|\sstyle=\"|\son[a-z]+=\"")
+
+
+def directives(policy):
+    return dict(d.strip().split(" ", 1) for d in policy.split(";"))
+
+
+def pages():
+    return [
+        reverse("games:home"),
+        reverse("games:game-list"),
+        reverse("games:game-detail", kwargs={"slug": "villa-paletti"}),
+        reverse("paletti:setup"),
+        reverse("admin:login"),
+    ]
+
+
+def test_every_page_has_a_policy_without_inline_scripts_and_obeys_it(client, seed):
+    for url in pages():
+        response = client.get(url, follow=True)
+        assert response.status_code == 200, url
+        policy = directives(response["Content-Security-Policy"])
+        assert policy["script-src"] == "'self'"
+        assert policy["style-src"] == "'self'"
+        assert policy["object-src"] == "'none'"
+        html = response.content.decode()
+        if not url.startswith("/fr/admin/"):  # Django's own templates are not ours to move
+            assert not INLINE_SCRIPT.search(html), url
+            assert not INLINE_STYLE.search(html), url
+
+
+def test_a_match_page_and_the_api_have_the_policy_too(client, seed):
+    admin = User.objects.create_superuser("admin")
+    client.force_login(admin)
+    assert "script-src 'self'" in client.get(reverse("api:game-list"))["Content-Security-Policy"]
+    docs = directives(client.get(reverse("api:docs"))["Content-Security-Policy"])
+    assert docs["script-src"] == "'self'"  # Redoc injects styles, never an inline script
+    assert docs["style-src"] == "'self' 'unsafe-inline'"
+
+
+def hsts_settings(**env):
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    environment.update(
+        DJANGO_PRODUCTION="1",
+        DJANGO_SECRET_KEY="a-long-random-secret-for-tests-only-" + "k" * 40,
+        DJANGO_ALLOWED_HOSTS="ludo.example",
+        DJANGO_SETTINGS_MODULE="catalogue.settings",
+        **env,
+    )
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.SECURE_HSTS_SECONDS, s.SECURE_HSTS_PRELOAD)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=environment, capture_output=True, text=True
+    )
+    return out.stdout.split()
+
+
+def test_hsts_is_a_year_by_default_configurable_and_preloads_only_when_asked():
+    assert hsts_settings() == ["31536000", "False"]
+    assert hsts_settings(DJANGO_HSTS_SECONDS="300") == ["300", "False"]
+    assert hsts_settings(DJANGO_HSTS_PRELOAD="1") == ["31536000", "True"]

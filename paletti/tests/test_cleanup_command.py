@@ -1,0 +1,55 @@
+"""paletti_cleanup removes abandoned and old finished matches, and nothing else."""
+
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from paletti import engine, services
+from paletti.models import Match, MatchAction, MatchStatus, Seat
+
+pytestmark = pytest.mark.django_db
+
+TWO = [services.SeatSpec("Ada"), services.SeatSpec("Bo")]
+
+
+def match(*, status, age):
+    created = services.create_match(seats=TWO, seed=1).match
+    Match.objects.filter(pk=created.pk).update(status=status, updated_at=timezone.now() - age)
+    return created.pk
+
+
+def run(*args):
+    out = StringIO()
+    call_command("paletti_cleanup", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_cleanup_removes_abandoned_and_old_finished_matches_only():
+    abandoned = match(status=MatchStatus.PLAYING, age=timedelta(hours=30))
+    playing = match(status=MatchStatus.PLAYING, age=timedelta(hours=2))
+    old_finished = match(status=MatchStatus.FINISHED, age=timedelta(days=100))
+    recent_finished = match(status=MatchStatus.FINISHED, age=timedelta(days=10))
+    MatchAction.objects.create(match_id=abandoned, number=1, seat=0, action={"type": "pass"})
+
+    assert run("--dry-run") == "would delete 1 abandoned and 1 old finished match(es)\n"
+    assert Match.objects.count() == 4
+
+    assert run() == "deleted 1 abandoned and 1 old finished match(es)\n"
+    assert set(Match.objects.values_list("pk", flat=True)) == {playing, recent_finished}
+    assert not Seat.objects.filter(match_id__in=[abandoned, old_finished]).exists()
+    assert not MatchAction.objects.filter(match_id=abandoned).exists()
+    # What is kept still replays to its stored state.
+    kept = Match.objects.get(pk=recent_finished)
+    assert engine.state_hash(services.replay_match(kept)) == kept.state_hash
+
+
+def test_ages_are_configurable_and_zero_keeps_finished_matches():
+    match(status=MatchStatus.PLAYING, age=timedelta(hours=3))
+    match(status=MatchStatus.FINISHED, age=timedelta(days=400))
+    assert run("--idle-hours", "2", "--finished-days", "0") == (
+        "deleted 1 abandoned and 0 old finished match(es)\n"
+    )
+    assert Match.objects.filter(status=MatchStatus.FINISHED).count() == 1
