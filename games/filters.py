@@ -2,7 +2,6 @@
 
 import django_filters
 from django import forms
-from django.db.models import Case, IntegerField, Value, When
 from django.utils.translation import gettext_lazy as _
 
 from .models import MAX_AGE, MAX_DURATION, MAX_PLAYERS, EsarCategory, EsarFamily, Game, Language
@@ -97,14 +96,8 @@ class GameFilter(django_filters.FilterSet):
     def filter_text(self, queryset, name, value: str):
         if not value.strip():
             return queryset
-        # Titles that match come before games that only mention the words somewhere.
-        return queryset.matching(value).annotate(
-            title_match=Case(
-                When(title__icontains=value.strip(), then=Value(0)),
-                default=Value(1),
-                output_field=IntegerField(),
-            )
-        )
+        # Ranked: the exact title, titles starting with the words, then by relevance.
+        return queryset.matching(value)
 
     def filter_players(self, queryset, name, value: int):
         return queryset.playable_by(int(value))
@@ -126,9 +119,9 @@ class GameFilter(django_filters.FilterSet):
         queryset = super().qs
         if not self.is_bound or not self.is_valid():
             return queryset
-        if not self.form.cleaned_data.get("ordering"):
-            order = ["title"]
-            if self.form.cleaned_data.get("q", "").strip():
-                order = ["title_match", "title"]
-            queryset = queryset.order_by(*order)
+        if (
+            not self.form.cleaned_data.get("ordering")
+            and not self.form.cleaned_data.get("q", "").strip()
+        ):
+            queryset = queryset.order_by("title")
         return queryset
