@@ -3,7 +3,6 @@
 import json
 
 from django.conf import settings
-from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -12,6 +11,7 @@ from django.utils.translation import get_language
 from .filters import GameFilter
 from .forms import CompareForm
 from .models import Game, GameAuthor, RuleSummary
+from .pagination import COUNT_CAP, CappedPaginator
 
 PAGE_SIZE = 12
 
@@ -36,7 +36,7 @@ def game_list(request):
     filterset = GameFilter(params or None, queryset=_listing_queryset())
     valid = filterset.is_valid() if filterset.is_bound else True
     games = filterset.qs if valid else Game.objects.none()
-    page = Paginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = CappedPaginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
     active = {k: v for k, v in params.items() if v}
     return render(
         request,
@@ -48,6 +48,8 @@ def game_list(request):
             "page_obj": page,
             "games": page.object_list,
             "count": page.paginator.count,
+            "count_capped": page.paginator.count_capped,
+            "count_cap": COUNT_CAP,
             "filtered": bool(active),
             "query_string": params.urlencode(),
         },

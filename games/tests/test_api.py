@@ -21,7 +21,7 @@ def slugs(response):
 def test_list_is_paginated_with_the_promised_fields(api, seed):
     response = api.get(reverse("api:game-list"))
     body = response.json()
-    assert set(body) == {"count", "next", "previous", "results"}
+    assert set(body) == {"count", "count_capped", "next", "previous", "results"}
     assert body["count"] == 3
     paletti = next(item for item in body["results"] if item["slug"] == "villa-paletti")
     assert paletti["min_players"] == 2 and paletti["max_players"] == 4
