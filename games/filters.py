@@ -2,6 +2,7 @@
 
 import django_filters
 from django import forms
+from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy as _
 
 from .models import MAX_AGE, MAX_DURATION, MAX_PLAYERS, EsarCategory, EsarFamily, Game, Language
@@ -31,6 +32,9 @@ class GameFilter(django_filters.FilterSet):
         method="filter_text",
         max_length=MAX_QUERY_LENGTH,
         help_text=_("Words from the title, authors, principle or rules; accents optional."),
+        widget=forms.TextInput(
+            attrs={"type": "search", "data-suggest-url": reverse_lazy("api:game-suggest")}
+        ),
     )
     players = WholeNumberFilter(
         label=_("Number of players"),

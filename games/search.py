@@ -349,7 +349,13 @@ def suggest(query: str, limit: int = SUGGESTION_LIMIT) -> list[dict]:
             output_field=IntegerField(),
         )
     ).order_by("tier", "-similarity" if is_postgresql() else "-text_rank", "title")
-    return list(games.values("title", "slug")[:limit])
+    # The same title twice (copies, editions) would be one suggestion shown twice.
+    suggestions, seen = [], set()
+    for found in games.values("title", "slug")[: limit * 4]:
+        if found["title"] not in seen:
+            seen.add(found["title"])
+            suggestions.append(found)
+    return suggestions[:limit]
 
 
 def _like(text: str) -> str:
