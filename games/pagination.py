@@ -3,7 +3,8 @@
 Counting all matches is a second walk over them (on PostgreSQL at 100 000 games, the
 count of a common word cost as much as the page). ``CappedPaginator`` counts at most
 ``COUNT_CAP`` matches, or a page past the requested one when a patron goes deeper, and
-says "more than 1 000" rather than a number it does not know.
+says "more than 1 000" rather than a number it does not know. Such a page lists its
+matches by title rather than by relevance (``games.search.by_title_if_many``).
 """
 
 from functools import cached_property
@@ -11,6 +12,8 @@ from functools import cached_property
 from django.core.paginator import Paginator
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
+
+from .search import by_title_if_many
 
 COUNT_CAP = 1000
 
@@ -40,6 +43,12 @@ class CappedPaginator(Paginator):
     @property
     def count(self):
         return self._capped_count[0]
+
+    def page(self, number):
+        number = self.validate_number(number)
+        if self.count_capped:
+            self.object_list = by_title_if_many(self.object_list, many=True)
+        return super().page(number)
 
     @property
     def count_capped(self):
