@@ -8,6 +8,14 @@ from django.core.management import call_command
 SEED_FIXTURES = ["fixtures/esar.json", "fixtures/games.json"]
 
 
+@pytest.fixture(autouse=True)
+def empty_page_cache():
+    """Each test's database starts from the same catalogue version: forget cached pages."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def seed(db):
     """The three seed games with their ESAR categories and people."""

@@ -13,7 +13,16 @@ from collections.abc import Callable
 from django.db import transaction
 from django.utils.text import slugify
 
-from .models import EsarCategory, Game, GameAuthor, Language, Person, Publisher, RuleSummary
+from .models import (
+    CatalogueVersion,
+    EsarCategory,
+    Game,
+    GameAuthor,
+    Language,
+    Person,
+    Publisher,
+    RuleSummary,
+)
 from .search import index_games
 
 GENERATED_PREFIX = "gen-"
@@ -218,6 +227,7 @@ def generate_catalogue(
                 for code, text in summaries.items()
             )
             index_games([game.pk for game in created])
+            CatalogueVersion.bump()
         done += size
         if progress:
             progress(done, games)
@@ -228,6 +238,7 @@ def delete_generated() -> int:
     """Remove every generated record (slug ``gen-…``); real records are left alone."""
     generated = Game.objects.filter(slug__startswith=GENERATED_PREFIX)
     ids = list(generated.values_list("pk", flat=True))
+    CatalogueVersion.bump()
     for start in range(0, len(ids), BATCH_SIZE):
         with transaction.atomic():
             Game.objects.filter(pk__in=ids[start : start + BATCH_SIZE]).delete()

@@ -493,3 +493,27 @@ class RuleSummary(models.Model):
         """The summary cut at its ``##`` headings, each rendered: what a side-by-side
         view lines up, so that "Set-up" faces "Forberedelse"."""
         return [render_markdown(part) for part in split_sections(self.text)]
+
+
+class CatalogueVersion(models.Model):
+    """One row counting changes to the catalogue: what the page cache and the pages'
+    ETag and Last-Modified follow. Read once per cached page (one indexed row), so every
+    server process sees an edit at once, whatever cache backend it uses."""
+
+    version = models.PositiveBigIntegerField(default=1)
+    changed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"v{self.version}"
+
+    @classmethod
+    def current(cls):
+        version = cls.objects.filter(pk=1).first()
+        return version or cls.objects.get_or_create(pk=1)[0]
+
+    @classmethod
+    def bump(cls):
+        from django.utils import timezone
+
+        if not cls.objects.filter(pk=1).update(version=F("version") + 1, changed_at=timezone.now()):
+            cls.objects.get_or_create(pk=1)

@@ -8,7 +8,16 @@ CSV import (``Game.save`` then credits), and fixtures (raw saves, summaries afte
 from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.dispatch import receiver
 
-from .models import Game, GameAuthor, Person, Publisher, RuleSummary
+from .models import (
+    CatalogueVersion,
+    EsarCategory,
+    Game,
+    GameAuthor,
+    Language,
+    Person,
+    Publisher,
+    RuleSummary,
+)
 from .search import index_games, unindex_games
 
 
@@ -44,3 +53,21 @@ def name_changed(sender, instance, raw, **kwargs):
     if raw:
         return
     index_games(instance.games.values_list("pk", flat=True))
+
+
+@receiver(post_save, sender=Game)
+@receiver(post_delete, sender=Game)
+@receiver(post_save, sender=GameAuthor)
+@receiver(post_delete, sender=GameAuthor)
+@receiver(post_save, sender=RuleSummary)
+@receiver(post_delete, sender=RuleSummary)
+@receiver(post_save, sender=Person)
+@receiver(post_save, sender=Publisher)
+@receiver(post_save, sender=EsarCategory)
+@receiver(post_save, sender=Language)
+@receiver(m2m_changed, sender=Game.languages.through)
+@receiver(m2m_changed, sender=Game.authors.through)
+def catalogue_changed(sender, **kwargs):
+    """Anything a catalogue page shows changed: cached pages and ETags move on."""
+    if kwargs.get("action", "post_").startswith("post_"):
+        CatalogueVersion.bump()

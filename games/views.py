@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import get_language
 
+from .caching import catalogue_page
 from .filters import GameFilter
 from .forms import CompareForm
 from .models import Game, GameAuthor, RuleSummary
@@ -23,12 +24,14 @@ def _listing_queryset():
     )
 
 
+@catalogue_page
 def home(request):
     """The front door: a search box and the collection."""
     games = _listing_queryset().order_by("title")[:PAGE_SIZE]
     return render(request, "games/home.html", {"games": games, "total": Game.objects.count()})
 
 
+@catalogue_page
 def game_list(request):
     """The catalogue, filtered the way a patron thinks, sorted and paginated."""
     params = request.GET.copy()
@@ -56,6 +59,7 @@ def game_list(request):
     )
 
 
+@catalogue_page
 def game_detail(request, slug):
     """Everything the ludothèque knows about one game."""
     game = get_object_or_404(
@@ -125,6 +129,7 @@ def _script_safe_json(data):
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+@catalogue_page
 def game_rules(request, slug, language):
     """One game's rule summary in one language, whatever the interface language."""
     game = get_object_or_404(Game, slug=slug)
@@ -139,6 +144,7 @@ def game_rules(request, slug, language):
     )
 
 
+@catalogue_page
 def game_rules_compare(request, slug):
     """Two languages of one game's rules side by side, chosen with ?left=fr&right=da.
 
