@@ -41,8 +41,8 @@ MIN_WORD = 2
 # Candidates the SQLite trigram table hands to the similarity check.
 TRIGRAM_CANDIDATES = 200
 SUGGESTION_LIMIT = 8
-# Best first. Ranking reads every match's search data, so beyond the count cap
-# (games.pagination) matches are listed by title instead: see ``by_title_if_many``.
+# Best first. Ranking reads every match's search data, so beyond a limit
+# (games.pagination.RANK_LIMIT) matches are listed by title instead: ``by_title_if_many``.
 RELEVANCE = ("title_tier", "-text_rank", "title")
 
 _WORD = re.compile(r"\w+")
