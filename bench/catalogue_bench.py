@@ -169,6 +169,10 @@ def start_gunicorn(database_url, port):
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
         "DJANGO_SECURE_SSL_REDIRECT": "0",
     }
+    # Production settings serve hashed static files: they must be collected first.
+    subprocess.run(
+        [PYTHON, "manage.py", "collectstatic", "--noinput", "-v0"], check=True, cwd=ROOT, env=env
+    )
     process = subprocess.Popen(
         [
             str(Path(PYTHON).parent / "gunicorn"),
@@ -272,6 +276,7 @@ def main():
     parser.add_argument("--sqlite", help="SQLite file with 1 000 games (list page PG ÷ SQLite)")
     parser.add_argument("--prepare", action="store_true", help="build the databases first")
     parser.add_argument("--seconds", type=float, default=5, help="load per target")
+    parser.add_argument("--skip-search", action="store_true", help="only the load part")
     args = parser.parse_args()
     if args.phase == "search":
         search_phase(args.database)
@@ -284,6 +289,12 @@ def main():
         prepare(sqlite_url, 1000)
         prepare(args.large, args.large_games)
 
+    if not args.skip_search:
+        report_search(args)
+    report_load(args, sqlite_url)
+
+
+def report_search(args):
     small, large = run_search(args.small), run_search(args.large)
     print(f"In-process API queries ({small['queries']} queries x {REPEATS} runs), PostgreSQL:")
     for result in (small, large):
@@ -302,6 +313,13 @@ def main():
         f" {percentile(large['suggestions'], 0.95) * 1e3:.1f} ms (target <= 10)"
     )
 
+    print("  slowest at the large size (median ms):", end="")
+    print(
+        "".join(f"\n    {query or '(no filter)'}: {ms * 1e3:.0f}" for query, ms in large["slowest"])
+    )
+
+
+def report_load(args, sqlite_url):
     print(f"\nUnder load, gunicorn 2 workers on 127.0.0.1, {args.seconds:.0f} s per target:")
     rates = {"PostgreSQL": run_load(args.small, args.seconds)}
     rates["SQLite"] = run_load(sqlite_url, args.seconds)
