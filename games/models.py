@@ -322,6 +322,9 @@ class Game(models.Model):
     # PostgreSQL's weighted full-text index of the record, people and summaries (on SQLite
     # an FTS5 table holds it instead). Both are written by games.search.index_games.
     search_vector = SearchVectorField(null=True, editable=False)
+    # The same without positions or weights: small enough to stay in the row, so checking a
+    # match costs no TOAST read (the weighted vector is read only to rank a few matches).
+    search_terms = SearchVectorField(null=True, editable=False)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     objects = GameManager()

@@ -7,7 +7,8 @@ implementation per database:
 - PostgreSQL: a stored ``tsvector`` per game built with each text's own configuration
   (``ludo_french``, ``ludo_danish``, ``ludo_english``; ``ludo_simple`` for Polish, which
   PostgreSQL cannot stem), every one of them unaccented (migration 0004), weighted A (title)
-  to D (rules, contents), GIN-indexed; titles also trigram-indexed for typos (``pg_trgm``).
+  to D (rules, contents), for ranking; matched through its stripped copy (no positions,
+  small enough to stay in the row), GIN-indexed; titles trigram-indexed for typos.
 - SQLite: an FTS5 table (``unicode61 remove_diacritics 2``) ranked with ``bm25`` and an
   FTS5 ``trigram`` table over titles for typos, checked with the same similarity as
   PostgreSQL's ``strict_word_similarity``.
@@ -108,13 +109,14 @@ def _index_postgresql(rows):
         for code, config in PG_CONFIGS.items()
     )
     sql = f"""
-        UPDATE games_game SET search_title = %(search_title)s, search_vector =
+        UPDATE games_game SET search_title = %(search_title)s,
+            (search_vector, search_terms) = (SELECT vector, strip(vector) FROM (SELECT
             setweight(to_tsvector('ludo_simple', %(title)s), 'A')
             || setweight(to_tsvector('{RECORD_CONFIG}', %(title)s), 'A')
             || setweight(to_tsvector('ludo_simple', %(people)s), 'B')
             || setweight(to_tsvector('{RECORD_CONFIG}', %(record)s), 'C')
             || {summary_parts}
-            || setweight(to_tsvector('{RECORD_CONFIG}', %(body)s), 'D')
+            || setweight(to_tsvector('{RECORD_CONFIG}', %(body)s), 'D') AS vector) AS built)
         WHERE id = %(id)s
     """  # noqa: S608
     params = [
@@ -234,7 +236,7 @@ def _search_postgresql(queryset, terms, folded):
     typo, typo_params = _pg_typo(terms)
     return queryset.filter(
         RawSQL(  # noqa: S611
-            f"(games_game.search_vector @@ ({tsquery})) OR {typo}",
+            f"(games_game.search_terms @@ ({tsquery})) OR {typo}",
             [*params, *typo_params],
             output_field=BooleanField(),
         )
