@@ -4,8 +4,8 @@ Counting all matches is a second walk over them (on PostgreSQL at 100 000 games,
 count of a common word cost as much as the page). ``CappedPaginator`` counts at most
 ``COUNT_CAP`` matches, or a page past the requested one when a patron goes deeper, and
 says "more than 1 000" rather than a number it does not know. Beyond ``RANK_LIMIT``
-matches, a page lists them by title rather than by relevance
-(``games.search.by_title_if_many``).
+matches, a page lists them newest first rather than by relevance
+(``games.search.newest_if_many``).
 """
 
 from functools import cached_property
@@ -14,11 +14,11 @@ from django.core.paginator import Paginator
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
-from .search import by_title_if_many
+from .search import newest_if_many
 
 COUNT_CAP = 1000
 # Ranking reads every match's search data (~0.17 ms a match on PostgreSQL, measured with
-# bench/catalogue_bench.py): past this many matches they are listed by title instead.
+# bench/catalogue_bench.py): past this many matches they are listed newest first.
 RANK_LIMIT = 200
 
 
@@ -51,7 +51,7 @@ class CappedPaginator(Paginator):
     def page(self, number):
         number = self.validate_number(number)
         if self.count > RANK_LIMIT:
-            self.object_list = by_title_if_many(self.object_list, many=True)
+            self.object_list = newest_if_many(self.object_list, many=True)
         return super().page(number)
 
     @property

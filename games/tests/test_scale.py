@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.generate import generate_catalogue
+from games.models import Game
 
 pytestmark = pytest.mark.django_db
 
@@ -54,3 +55,15 @@ def test_beyond_a_thousand_matches_the_count_says_more_than(client, seed):
     assert (body["count"], body["count_capped"]) == (1000, True)
     few = client.get(reverse("api:game-list"), {"players": 1, "q": "paletti"}).json()
     assert (few["count"], few["count_capped"]) == (0, False)
+
+
+def test_past_two_hundred_matches_the_newest_come_first(client, seed):
+    generate_catalogue(games=210, seed=1)
+    ranked = client.get(reverse("games:game-list"), {"q": "joueur"}).context
+    assert ranked["count"] > 200
+    newest = ranked["games"][0]
+    assert newest.pk == max(g.pk for g in Game.objects.matching("joueur", rank=False))
+    # A sort the patron chose is kept.
+    by_title = client.get(reverse("games:game-list"), {"q": "joueur", "ordering": "title"})
+    titles = [game.title for game in by_title.context["games"]]
+    assert titles == sorted(titles)
