@@ -191,7 +191,11 @@ class GameViewSet(viewsets.ModelViewSet):
     filterset_class = GameFilter
 
     def get_queryset(self):
-        queryset = Game.objects.select_related("esar", "publisher").prefetch_related("languages")
+        queryset = (
+            Game.objects.for_display()
+            .select_related("esar", "publisher")
+            .prefetch_related("languages")
+        )
         if self.action != "list":
             queryset = queryset.prefetch_related(
                 Prefetch("credits", queryset=GameAuthor.objects.select_related("person")),

@@ -204,6 +204,10 @@ class AuthorRole(models.TextChoices):
 
 
 class GameQuerySet(models.QuerySet):
+    def for_display(self):
+        """Without the search data: up to 3.6 KB a game that no page or API shows."""
+        return self.defer("search_vector", "search_terms")
+
     def playable_by(self, players: int):
         """Games that ``players`` people can play together: min ≤ N ≤ max."""
         return self.filter(min_players__lte=players, max_players__gte=players)

@@ -18,9 +18,13 @@ PAGE_SIZE = 12
 
 
 def _listing_queryset():
-    return Game.objects.select_related("esar", "publisher").prefetch_related(
-        "languages",
-        Prefetch("credits", queryset=GameAuthor.objects.select_related("person")),
+    return (
+        Game.objects.for_display()
+        .select_related("esar", "publisher")
+        .prefetch_related(
+            "languages",
+            Prefetch("credits", queryset=GameAuthor.objects.select_related("person")),
+        )
     )
 
 
@@ -63,7 +67,9 @@ def game_list(request):
 def game_detail(request, slug):
     """Everything the ludothèque knows about one game."""
     game = get_object_or_404(
-        Game.objects.select_related("esar", "esar__parent", "publisher").prefetch_related(
+        Game.objects.for_display()
+        .select_related("esar", "esar__parent", "publisher")
+        .prefetch_related(
             "languages",
             Prefetch("credits", queryset=GameAuthor.objects.select_related("person")),
             Prefetch("summaries", queryset=RuleSummary.objects.order_by("language")),
