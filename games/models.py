@@ -231,8 +231,14 @@ class GameQuerySet(models.QuerySet):
         return self.filter(esar__code__in=category.descendant_codes())
 
     def in_language(self, code: str):
-        """Games whose material exists in the language ``code``."""
-        return self.filter(languages__code=code).distinct()
+        """Games whose material exists in the language ``code``.
+
+        A subquery, not a join: the join's DISTINCT sorted every matching game (1.2 s for
+        "da" at 100 000 games)."""
+        through = Game.languages.through.objects.filter(
+            game_id=models.OuterRef("pk"), language__code=code
+        )
+        return self.filter(models.Exists(through))
 
     def matching(self, query: str, *, rank: bool = True):
         """Games whose text has every word of ``query`` (accents and case ignored) or whose
@@ -343,6 +349,9 @@ class Game(models.Model):
             models.Index(fields=["min_age", "max_age"], name="game_age_idx"),
             models.Index(fields=["duration_minutes"], name="game_duration_idx"),
             models.Index(fields=["title"], name="game_title_idx"),
+            # The sorts a patron may choose: by players (the maximum) and by year.
+            models.Index(fields=["max_players"], name="game_max_players_idx"),
+            models.Index(fields=["year"], name="game_year_idx"),
         ]
         constraints = [
             models.CheckConstraint(
