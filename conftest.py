@@ -14,6 +14,14 @@ def _no_throttling(settings):
     settings.PALETTI_THROTTLE_RATES = {}
 
 
+@pytest.fixture(autouse=True)
+def empty_page_cache():
+    """Each test's database starts from the same catalogue version: forget cached pages."""
+    from django.core.cache import caches
+
+    caches["pages"].clear()
+
+
 @pytest.fixture
 def seed(db):
     """The three seed games with their ESAR categories and people."""

@@ -45,3 +45,13 @@ def test_no_serious_accessibility_violation(seeded_server, page):
         page.goto(url(seeded_server, name, **kwargs))
         assert_no_serious_violation(page, name)
     screenshot(page, "home")
+
+
+def test_search_box_suggests_titles_while_typing(seeded_server, page):
+    page.goto(url(seeded_server, "games:home"))
+    box = page.get_by_label("Find a game")
+    box.press_sequentially("paleti", delay=30)
+    expect(page.locator("#search-q-suggestions option[value='Villa Paletti']")).to_have_count(1)
+    box.fill("Villa Paletti")
+    box.press("Enter")
+    expect(page.locator(".game-card").first).to_contain_text("Villa Paletti")

@@ -5,6 +5,7 @@ from contextlib import contextmanager
 import reversion
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -12,7 +13,7 @@ from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from .filters import GameFilter
+from .filters import MAX_QUERY_LENGTH, GameFilter
 from .models import (
     EsarCategory,
     Game,
@@ -22,6 +23,7 @@ from .models import (
     RuleLanguage,
     RuleSummary,
 )
+from .search import suggest
 
 
 class EsarSerializer(serializers.ModelSerializer):
@@ -163,6 +165,18 @@ class RuleSummarySerializer(serializers.ModelSerializer):
         fields = ["game", "language", "language_name", "text", "html", "updated_at"]
 
 
+class SuggestionSerializer(serializers.Serializer):
+    title = serializers.CharField()
+    slug = serializers.SlugField()
+    html_url = serializers.CharField(help_text="The game's page in the request's language.")
+
+
+class SuggestionQuerySerializer(serializers.Serializer):
+    q = serializers.CharField(
+        max_length=MAX_QUERY_LENGTH, allow_blank=True, trim_whitespace=True, required=True
+    )
+
+
 @extend_schema_view(
     list=extend_schema(
         summary="List and search the catalogue",
@@ -189,7 +203,11 @@ class GameViewSet(viewsets.ModelViewSet):
     filterset_class = GameFilter
 
     def get_queryset(self):
-        queryset = Game.objects.select_related("esar", "publisher").prefetch_related("languages")
+        queryset = (
+            Game.objects.for_display()
+            .select_related("esar", "publisher")
+            .prefetch_related("languages")
+        )
         if self.action != "list":
             queryset = queryset.prefetch_related(
                 Prefetch("credits", queryset=GameAuthor.objects.select_related("person")),
@@ -219,6 +237,28 @@ class GameViewSet(viewsets.ModelViewSet):
             reversion.set_user(self.request.user)
             reversion.set_comment(_("Changed through the API."))
             yield
+
+    @extend_schema(
+        summary="Suggest titles as a patron types",
+        parameters=[
+            OpenApiParameter(
+                "q", str, required=True, description="What was typed so far (accents optional)."
+            )
+        ],
+        responses=SuggestionSerializer(many=True),
+    )
+    @action(detail=False, methods=["get"], url_path="suggest", pagination_class=None)
+    def suggest(self, request):
+        """Up to 8 titles for a search box: titles starting with what was typed, then
+        titles with a word starting with it, then titles that look like it (typos).
+        A missing or over-long `q` is a 400."""
+        query = SuggestionQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        suggestions = [
+            {**found, "html_url": reverse("games:game-detail", kwargs={"slug": found["slug"]})}
+            for found in suggest(query.validated_data["q"])
+        ]
+        return Response(SuggestionSerializer(suggestions, many=True).data)
 
     @extend_schema(responses=RuleSummarySerializer(many=True))
     @action(detail=True, methods=["get"], url_path="rules", pagination_class=None)

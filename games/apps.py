@@ -7,4 +7,17 @@ class GamesConfig(AppConfig):
     verbose_name = _("Catalogue")
 
     def ready(self):
+        from django.db.backends.signals import connection_created
+
         from . import signals  # noqa: F401
+
+        connection_created.connect(set_typo_threshold)
+
+
+def set_typo_threshold(sender, connection, **kwargs):
+    """Typo-tolerant titles use pg_trgm's ``<<%`` operator, whose threshold is a setting."""
+    if connection.vendor == "postgresql":
+        from .search import TYPO_THRESHOLD
+
+        with connection.cursor() as cursor:
+            cursor.execute("SET pg_trgm.strict_word_similarity_threshold = %s", [TYPO_THRESHOLD])

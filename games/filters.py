@@ -2,7 +2,7 @@
 
 import django_filters
 from django import forms
-from django.db.models import Case, IntegerField, Value, When
+from django.urls import reverse_lazy
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
@@ -33,6 +33,9 @@ class GameFilter(django_filters.FilterSet):
         method="filter_text",
         max_length=MAX_QUERY_LENGTH,
         help_text=_("Words from the title, authors, principle or rules; accents optional."),
+        widget=forms.TextInput(
+            attrs={"type": "search", "data-suggest-url": reverse_lazy("api:game-suggest")}
+        ),
     )
     players = WholeNumberFilter(
         label=_("Number of players"),
@@ -100,14 +103,8 @@ class GameFilter(django_filters.FilterSet):
     def filter_text(self, queryset, name, value: str):
         if not value.strip():
             return queryset
-        # Titles that match come before games that only mention the words somewhere.
-        return queryset.matching(value).annotate(
-            title_match=Case(
-                When(title__icontains=value.strip(), then=Value(0)),
-                default=Value(1),
-                output_field=IntegerField(),
-            )
-        )
+        # Ranked: the exact title, titles starting with the words, then by relevance.
+        return queryset.matching(value)
 
     def filter_players(self, queryset, name, value: int):
         return queryset.playable_by(int(value))
@@ -129,9 +126,9 @@ class GameFilter(django_filters.FilterSet):
         queryset = super().qs
         if not self.is_bound or not self.is_valid():
             return queryset
-        if not self.form.cleaned_data.get("ordering"):
-            order = ["title"]
-            if self.form.cleaned_data.get("q", "").strip():
-                order = ["title_match", "title"]
-            queryset = queryset.order_by(*order)
+        if (
+            not self.form.cleaned_data.get("ordering")
+            and not self.form.cleaned_data.get("q", "").strip()
+        ):
+            queryset = queryset.order_by("title")
         return queryset

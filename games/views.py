@@ -3,32 +3,39 @@
 import json
 
 from django.conf import settings
-from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import get_language
 
+from .caching import catalogue_page
 from .filters import GameFilter
 from .forms import CompareForm
 from .models import Game, GameAuthor, RuleSummary
+from .pagination import COUNT_CAP, CappedPaginator
 
 PAGE_SIZE = 12
 
 
 def _listing_queryset():
-    return Game.objects.select_related("esar", "publisher").prefetch_related(
-        "languages",
-        Prefetch("credits", queryset=GameAuthor.objects.select_related("person")),
+    return (
+        Game.objects.for_display()
+        .select_related("esar", "publisher")
+        .prefetch_related(
+            "languages",
+            Prefetch("credits", queryset=GameAuthor.objects.select_related("person")),
+        )
     )
 
 
+@catalogue_page
 def home(request):
     """The front door: a search box and the collection."""
     games = _listing_queryset().order_by("title")[:PAGE_SIZE]
     return render(request, "games/home.html", {"games": games, "total": Game.objects.count()})
 
 
+@catalogue_page
 def game_list(request):
     """The catalogue, filtered the way a patron thinks, sorted and paginated."""
     params = request.GET.copy()
@@ -36,7 +43,7 @@ def game_list(request):
     filterset = GameFilter(params or None, queryset=_listing_queryset())
     valid = filterset.is_valid() if filterset.is_bound else True
     games = filterset.qs if valid else Game.objects.none()
-    page = Paginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = CappedPaginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
     active = {k: v for k, v in params.items() if v}
     return render(
         request,
@@ -48,16 +55,21 @@ def game_list(request):
             "page_obj": page,
             "games": page.object_list,
             "count": page.paginator.count,
+            "count_capped": page.paginator.count_capped,
+            "count_cap": COUNT_CAP,
             "filtered": bool(active),
             "query_string": params.urlencode(),
         },
     )
 
 
+@catalogue_page
 def game_detail(request, slug):
     """Everything the ludothèque knows about one game."""
     game = get_object_or_404(
-        Game.objects.select_related("esar", "esar__parent", "publisher").prefetch_related(
+        Game.objects.for_display()
+        .select_related("esar", "esar__parent", "publisher")
+        .prefetch_related(
             "languages",
             Prefetch("credits", queryset=GameAuthor.objects.select_related("person")),
             Prefetch("summaries", queryset=RuleSummary.objects.order_by("language")),
@@ -123,6 +135,7 @@ def _script_safe_json(data):
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+@catalogue_page
 def game_rules(request, slug, language):
     """One game's rule summary in one language, whatever the interface language."""
     game = get_object_or_404(Game, slug=slug)
@@ -137,6 +150,7 @@ def game_rules(request, slug, language):
     )
 
 
+@catalogue_page
 def game_rules_compare(request, slug):
     """Two languages of one game's rules side by side, chosen with ?left=fr&right=da.
 

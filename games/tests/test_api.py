@@ -21,7 +21,7 @@ def slugs(response):
 def test_list_is_paginated_with_the_promised_fields(api, seed):
     response = api.get(reverse("api:game-list"))
     body = response.json()
-    assert set(body) == {"count", "next", "previous", "results"}
+    assert set(body) == {"count", "count_capped", "next", "previous", "results"}
     assert body["count"] == 3
     paletti = next(item for item in body["results"] if item["slug"] == "villa-paletti")
     assert paletti["min_players"] == 2 and paletti["max_players"] == 4
@@ -171,3 +171,27 @@ def test_write_refuses_inverted_ranges(api, seed):
     response = api.post(reverse("api:game-list"), bad, format="json")
     assert response.status_code == 400
     assert "max_players" in response.json()
+
+
+def test_suggestions_complete_a_title_as_it_is_typed(api, seed):
+    response = api.get(reverse("api:game-suggest"), {"q": "pal"})
+    assert response.status_code == 200
+    assert response.json() == [
+        {"title": "Villa Paletti", "slug": "villa-paletti", "html_url": "/fr/games/villa-paletti/"}
+    ]
+    typo = api.get(reverse("api:game-suggest"), {"q": "alhambar"}, HTTP_ACCEPT_LANGUAGE="da")
+    assert [(s["title"], s["html_url"]) for s in typo.json()] == [
+        ("Alhambra", "/da/games/alhambra/")
+    ]
+
+
+@pytest.mark.parametrize("params", [{}, {"q": "x" * 201}])
+def test_suggestions_refuse_a_missing_or_huge_query(api, seed, params):
+    response = api.get(reverse("api:game-suggest"), params)
+    assert response.status_code == 400
+    assert "q" in response.json()
+
+
+def test_suggestions_are_in_the_api_schema(api):
+    schema = api.get(reverse("api:schema"), HTTP_ACCEPT="application/json").json()
+    assert "/api/games/suggest/" in schema["paths"]

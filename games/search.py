@@ -1,0 +1,382 @@
+"""Full-text search over the catalogue, on PostgreSQL and on SQLite.
+
+One entry point per need — ``index_games`` keeps the search data current, ``search``
+filters and ranks a queryset, ``suggest`` completes titles as a patron types — with one
+implementation per database:
+
+- PostgreSQL: a stored ``tsvector`` per game built with each text's own configuration
+  (``ludo_french``, ``ludo_danish``, ``ludo_english``; ``ludo_simple`` for Polish, which
+  PostgreSQL cannot stem), every one of them unaccented (migration 0004), weighted A (title)
+  to D (rules, contents), for ranking; matched through its stripped copy (no positions,
+  small enough to stay in the row), GIN-indexed; titles trigram-indexed for typos.
+- SQLite: an FTS5 table (``unicode61 remove_diacritics 2``) ranked with ``bm25`` and an
+  FTS5 ``trigram`` table over titles for typos, checked with the same similarity as
+  PostgreSQL's ``strict_word_similarity``.
+
+Every user word reaches SQL as a query parameter; what is put into SQL strings here is
+only configuration names and integer ids (hence the ``noqa: S608/S611``).
+
+Both sides fold the text the same way (``games.text.fold``): "søjle" and "sojle", "Łódź"
+and "lodz" are the same word everywhere.
+"""
+
+import re
+from collections import defaultdict
+
+from django.db import connection
+from django.db.models import BooleanField, Case, FloatField, IntegerField, Value, When
+from django.db.models.expressions import RawSQL
+
+from .text import fold
+
+# Summary language → text search configuration (created by migration 0004).
+PG_CONFIGS = {"fr": "ludo_french", "da": "ludo_danish", "en": "ludo_english", "pl": "ludo_simple"}
+# The record itself (principle, analysis, rules, contents) is the ludothèque's: French.
+RECORD_CONFIG = "ludo_french"
+# Each word of a query must be this similar to a word of a title for a typo to match: with
+# pg_trgm's strict_word_similarity "paleti" ~ "paletti" 0.67, "palleti" 0.45, "alhambar"
+# 0.5, "palae" 0.27, "joueurs" ~ "jouets" 0.36. Set on each PostgreSQL connection (apps.py).
+TYPO_THRESHOLD = 0.4
+# Words this short say too little to search for on their own ("d" of "d'œuvre").
+MIN_WORD = 2
+# Candidates the SQLite trigram table hands to the similarity check.
+TRIGRAM_CANDIDATES = 200
+SUGGESTION_LIMIT = 8
+# Best first. Ranking reads every match's search data, so beyond a limit
+# (games.pagination.RANK_LIMIT) matches are listed newest first: ``newest_if_many``.
+RELEVANCE = ("title_tier", "-text_rank", "title")
+
+_WORD = re.compile(r"\w+")
+
+
+def words(query: str) -> list[str]:
+    """The folded words of ``query`` worth searching for."""
+    return [w for w in _WORD.findall(fold(query)) if len(w) >= MIN_WORD or w.isdigit()]
+
+
+def is_postgresql() -> bool:
+    return connection.vendor == "postgresql"
+
+
+# ----------------------------------------------------------------------------- indexing
+
+
+def index_games(game_ids) -> None:
+    """Rebuild the search data of these games from their record, people and summaries.
+
+    Called on every save that changes what a game is found by (see ``games.signals``)
+    and, in batches, by ``generate_catalogue``.
+    """
+    from .models import Game, GameAuthor, RuleSummary
+
+    ids = list(game_ids)
+    if not ids:
+        return
+    games = Game.objects.filter(pk__in=ids).select_related("publisher")
+    people = defaultdict(list)
+    for game_id, name in GameAuthor.objects.filter(game_id__in=ids).values_list(
+        "game_id", "person__name"
+    ):
+        people[game_id].append(name)
+    summaries = defaultdict(dict)
+    for game_id, language, text in RuleSummary.objects.filter(game_id__in=ids).values_list(
+        "game_id", "language", "text"
+    ):
+        summaries[game_id][language] = text
+    rows = []
+    for game in games:
+        names = people[game.pk] + ([game.publisher.name] if game.publisher_id else [])
+        rows.append(
+            {
+                "id": game.pk,
+                "title": game.title,
+                "search_title": fold(game.title),
+                "people": " ".join(names),
+                "record": "\n".join(p for p in (game.principle, game.pedagogical_analysis) if p),
+                "body": "\n".join(p for p in (game.rules, game.contents) if p),
+                "summaries": summaries[game.pk],
+            }
+        )
+    if is_postgresql():
+        _index_postgresql(rows)
+    else:
+        _index_sqlite(rows)
+
+
+def _index_postgresql(rows):
+    summary_parts = " || ".join(
+        f"setweight(to_tsvector('{config}', %({code})s), 'C')"
+        for code, config in PG_CONFIGS.items()
+    )
+    sql = f"""
+        UPDATE games_game SET search_title = %(search_title)s,
+            (search_vector, search_terms) = (SELECT vector, strip(vector) FROM (SELECT
+            setweight(to_tsvector('ludo_simple', %(title)s), 'A')
+            || setweight(to_tsvector('{RECORD_CONFIG}', %(title)s), 'A')
+            || setweight(to_tsvector('ludo_simple', %(people)s), 'B')
+            || setweight(to_tsvector('{RECORD_CONFIG}', %(record)s), 'C')
+            || {summary_parts}
+            || setweight(to_tsvector('{RECORD_CONFIG}', %(body)s), 'D') AS vector) AS built)
+        WHERE id = %(id)s
+    """  # noqa: S608
+    params = [
+        {
+            **{k: row[k] for k in ("id", "title", "search_title", "people", "record", "body")},
+            **{code: row["summaries"].get(code, "") for code in PG_CONFIGS},
+        }
+        for row in rows
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, params)
+
+
+def _index_sqlite(rows):
+    ids = [(row["id"],) for row in rows]
+    with connection.cursor() as cursor:
+        cursor.executemany("DELETE FROM games_game_fts WHERE rowid = %s", ids)
+        cursor.executemany("DELETE FROM games_game_title_trgm WHERE rowid = %s", ids)
+        cursor.executemany(
+            "UPDATE games_game SET search_title = %s WHERE id = %s",
+            [(row["search_title"], row["id"]) for row in rows],
+        )
+        cursor.executemany(
+            "INSERT INTO games_game_fts (rowid, title, people, record, summaries, body) "
+            "VALUES (%s, %s, %s, %s, %s, %s)",
+            [
+                (
+                    row["id"],
+                    row["search_title"],
+                    fold(row["people"]),
+                    fold(row["record"]),
+                    fold("\n".join(row["summaries"].values())),
+                    fold(row["body"]),
+                )
+                for row in rows
+            ],
+        )
+        cursor.executemany(
+            "INSERT INTO games_game_title_trgm (rowid, title) VALUES (%s, %s)",
+            [(row["id"], row["search_title"]) for row in rows],
+        )
+
+
+def unindex_games(game_ids) -> None:
+    """Forget deleted games (PostgreSQL keeps its search data in the deleted row)."""
+    if is_postgresql():
+        return
+    ids = [(pk,) for pk in game_ids]
+    with connection.cursor() as cursor:
+        cursor.executemany("DELETE FROM games_game_fts WHERE rowid = %s", ids)
+        cursor.executemany("DELETE FROM games_game_title_trgm WHERE rowid = %s", ids)
+
+
+# ----------------------------------------------------------------------------- searching
+
+
+def search(queryset, query: str, *, rank: bool = True):
+    """Games of ``queryset`` matching every word of ``query`` (the last one as a prefix),
+    or whose title looks like ``query`` (a typo). With ``rank``, ordered best first: the
+    exact title, titles starting with the query, then by text relevance and title.
+    """
+    terms = words(query)
+    if not terms:
+        return queryset.none() if query.strip() else queryset
+    folded = " ".join(terms)
+    if is_postgresql():
+        queryset = _search_postgresql(queryset, terms, folded)
+    else:
+        queryset = _search_sqlite(queryset, terms, folded)
+    if not rank:
+        return queryset
+    return queryset.annotate(
+        title_tier=Case(
+            When(search_title=folded, then=Value(0)),
+            When(search_title__startswith=folded, then=Value(1)),
+            default=Value(2),
+            output_field=IntegerField(),
+        )
+    ).order_by(*RELEVANCE)
+
+
+def newest_if_many(queryset, many: bool):
+    """A relevance-ordered queryset, newest records first when it has too many matches to
+    rank.
+
+    At 100 000 games a word found in nearly every record ("joueurs") took 2.6 s to rank on
+    PostgreSQL (every match's weighted vector read from TOAST). By title was no better for
+    a word whose matches share a first letter ("trol", all "Troldens …": 1.1 s walking the
+    title index from A); by id the matches are spread evenly and the first page costs
+    7-25 ms whatever the word.
+    """
+    if many and tuple(queryset.query.order_by) == RELEVANCE:
+        return queryset.order_by("-pk")
+    return queryset
+
+
+def _pg_tsquery(terms):
+    """A tsquery matching every word in any configuration; the last word also as a prefix."""
+    parts, params = [], []
+    for i, term in enumerate(terms):
+        alternatives = [
+            f"to_tsquery('{config}', %s)" for config in sorted(set(PG_CONFIGS.values()))
+        ]
+        params.extend([term] * len(alternatives))
+        if i == len(terms) - 1:
+            alternatives.append("to_tsquery('ludo_simple', %s)")
+            params.append(f"{term}:*")
+        parts.append("(" + " || ".join(alternatives) + ")")
+    return " && ".join(parts), params
+
+
+def _pg_typo(terms):
+    """Every word looks like a word of the title (indexed by the title's trigram index)."""
+    sql = " AND ".join("%s <<%% games_game.search_title" for _term in terms)
+    return f"({sql})", list(terms)
+
+
+def _search_postgresql(queryset, terms, folded):
+    tsquery, params = _pg_tsquery(terms)
+    typo, typo_params = _pg_typo(terms)
+    return queryset.filter(
+        RawSQL(  # noqa: S611
+            f"(games_game.search_terms @@ ({tsquery})) OR {typo}",
+            [*params, *typo_params],
+            output_field=BooleanField(),
+        )
+    ).annotate(
+        text_rank=RawSQL(  # noqa: S611
+            f"ts_rank(games_game.search_vector, {tsquery}) "
+            "+ strict_word_similarity(%s, games_game.search_title)",
+            [*params, folded],
+            output_field=FloatField(),
+        )
+    )
+
+
+def _fts5_query(terms, similar_words=None, column=""):
+    """Every word, the last as a prefix, or a title word that looks like it (a typo);
+    quoted, so no word is read as FTS5 syntax."""
+    prefix = f"{column} : " if column else ""
+    groups = []
+    for i, term in enumerate(terms):
+        alternatives = [f'{prefix}"{term}"' + ("*" if i == len(terms) - 1 else "")]
+        alternatives += [
+            f'title : "{word}"' for word in sorted((similar_words or {}).get(term, ()))
+        ]
+        groups.append("(" + " OR ".join(alternatives) + ")")
+    return " AND ".join(groups)
+
+
+def _join_fts(queryset, match):
+    """Join the FTS5 table on the game's id, so SQLite walks the matches once and ranks them
+    as it goes (a correlated bm25 subquery took 4.9 s for a common word at 2 000 games)."""
+    # bm25 weights: title, people, record, summaries, body. Lower bm25 is better.
+    return queryset.extra(  # noqa: S610
+        select={"text_rank": "-bm25(games_game_fts, 10.0, 4.0, 2.0, 2.0, 1.0)"},
+        tables=["games_game_fts"],
+        where=["games_game_fts.rowid = games_game.id", "games_game_fts MATCH %s"],
+        params=[match],
+    )
+
+
+def _search_sqlite(queryset, terms, folded):
+    return _join_fts(queryset, _fts5_query(terms, similar_title_words(terms)))
+
+
+def trigrams(text: str) -> set[str]:
+    """pg_trgm's trigrams: each word padded with two spaces before and one after."""
+    result = set()
+    for word in _WORD.findall(text):
+        padded = f"  {word} "
+        result.update(padded[i : i + 3] for i in range(len(padded) - 2))
+    return result
+
+
+def word_similarity(word: str, title: str) -> float:
+    """How much ``word`` looks like the closest word of ``title``: shared trigrams over
+    all trigrams of the two words (pg_trgm's strict_word_similarity for a one-word query)."""
+    wanted = trigrams(word)
+    best = 0.0
+    for other in _WORD.findall(title):
+        theirs = trigrams(other)
+        if wanted and theirs:
+            best = max(best, len(wanted & theirs) / len(wanted | theirs))
+    return best
+
+
+def similar_title_words(terms: list[str], limit: int = TRIGRAM_CANDIDATES) -> dict:
+    """SQLite: for each word of the query, the title words that look like it (typos).
+
+    The FTS5 trigram table hands over the titles sharing most trigrams with the query;
+    the similarity is then computed here on those few titles' words.
+    """
+    grams = {term[i : i + 3] for term in terms for i in range(len(term) - 2)}
+    if not grams:
+        return {}
+    match = " OR ".join(f'"{g}"' for g in sorted(grams))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT DISTINCT title FROM (SELECT title FROM games_game_title_trgm "
+            "WHERE games_game_title_trgm MATCH %s ORDER BY rank LIMIT %s)",
+            [match, limit],
+        )
+        candidates = {word for (title,) in cursor.fetchall() for word in _WORD.findall(title)}
+    return {
+        term: {word for word in candidates if word_similarity(term, word) >= TYPO_THRESHOLD}
+        for term in terms
+    }
+
+
+# ----------------------------------------------------------------------------- suggestions
+
+
+def suggest(query: str, limit: int = SUGGESTION_LIMIT) -> list[dict]:
+    """Titles for a search box: those starting with what was typed, then those with a
+    word starting with it, then look-alikes (typos). Each as ``{"title", "slug"}``."""
+    from .models import Game
+
+    terms = words(query)
+    if not terms:
+        return []
+    folded = " ".join(terms)
+    games = Game.objects.all()
+    if is_postgresql():
+        typo, typo_params = _pg_typo(terms)
+        games = games.filter(
+            RawSQL(  # noqa: S611
+                "(games_game.search_title LIKE %s OR games_game.search_title LIKE %s OR "
+                + typo
+                + ")",
+                [f"{_like(folded)}%", f"% {_like(folded)}%", *typo_params],
+                output_field=BooleanField(),
+            )
+        ).annotate(
+            similarity=RawSQL(
+                "strict_word_similarity(%s, games_game.search_title)",
+                [folded],
+                output_field=FloatField(),
+            )
+        )
+    else:
+        match = _fts5_query(terms, similar_title_words(terms), column="title")
+        games = _join_fts(games, match)
+    games = games.annotate(
+        tier=Case(
+            When(search_title=folded, then=Value(0)),
+            When(search_title__startswith=folded, then=Value(1)),
+            When(search_title__contains=f" {folded}", then=Value(2)),
+            default=Value(3),
+            output_field=IntegerField(),
+        )
+    ).order_by("tier", "-similarity" if is_postgresql() else "-text_rank", "title")
+    # The same title twice (copies, editions) would be one suggestion shown twice.
+    suggestions, seen = [], set()
+    for found in games.values("title", "slug")[: limit * 4]:
+        if found["title"] not in seen:
+            seen.add(found["title"])
+            suggestions.append(found)
+    return suggestions[:limit]
+
+
+def _like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

@@ -1,0 +1,70 @@
+"""Pages served for less: 304 on a repeat, the anonymous page cache, gzip."""
+
+import gzip
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games.models import Game, RuleSummary
+
+pytestmark = pytest.mark.django_db
+
+
+def detail_url():
+    return reverse("games:game-detail", kwargs={"slug": "villa-paletti"})
+
+
+def test_a_repeated_request_is_answered_304(client, seed):
+    first = client.get(reverse("games:game-list"))
+    assert first.status_code == 200 and first["ETag"] and first["Last-Modified"]
+    again = client.get(reverse("games:game-list"), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304 and again.content == b""
+    since = client.get(reverse("games:game-list"), HTTP_IF_MODIFIED_SINCE=first["Last-Modified"])
+    assert since.status_code == 304
+
+
+def test_anonymous_pages_come_from_the_cache(client, seed):
+    first = client.get(detail_url())
+    with CaptureQueriesContext(connection) as queries:
+        second = client.get(detail_url())
+    assert len(queries) == 1  # the catalogue's version, nothing else
+    assert second.content == first.content
+
+
+def test_an_edit_reaches_cached_pages_and_changes_the_etag(client, seed):
+    before = client.get(detail_url())
+    game = Game.objects.get(slug="villa-paletti")
+    game.title = "Villa Paletti (édition anniversaire)"
+    game.save()
+    after = client.get(detail_url(), HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200
+    assert "édition anniversaire" in after.content.decode()
+    assert after["ETag"] != before["ETag"]
+
+
+def test_a_summary_edit_reaches_the_cached_rules_page(client, seed):
+    game = Game.objects.get(slug="villa-paletti")
+    summary = RuleSummary.objects.create(game=game, language="da", text="## Mål\n\nByg højt.")
+    url = reverse("games:game-rules", kwargs={"slug": game.slug, "language": "da"})
+    assert "Byg højt" in client.get(url).content.decode()
+    summary.text = "## Mål\n\nByg højere end de andre."
+    summary.save()
+    assert "Byg højere" in client.get(url).content.decode()
+
+
+def test_signed_in_staff_are_never_served_a_cached_page(client, seed):
+    client.get(detail_url())
+    client.force_login(User.objects.create_superuser("root", password="x"))
+    with CaptureQueriesContext(connection) as queries:
+        client.get(detail_url())
+    assert len(queries) > 1
+
+
+@pytest.mark.parametrize("name", ["games:game-list", "api:game-list"])
+def test_html_and_json_are_compressed(client, seed, name):
+    response = client.get(reverse(name), HTTP_ACCEPT_ENCODING="gzip")
+    assert response["Content-Encoding"] == "gzip"
+    assert b"Villa Paletti" in gzip.decompress(response.content)

@@ -1,0 +1,135 @@
+"""Full-text search as a patron meets it, on whichever database the tests run on.
+
+CI runs this module on SQLite (FTS5) and on PostgreSQL (tsvector, unaccent, pg_trgm).
+"""
+
+import pytest
+import tablib
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.urls import reverse
+
+from games.models import Game, RuleSummary
+from games.resources import GameResource
+from games.search import suggest, word_similarity
+from games.tests.factories import make_game
+
+pytestmark = pytest.mark.django_db
+
+PALETTI = "villa-paletti"
+
+
+def found(query):
+    return list(Game.objects.matching(query).values_list("slug", flat=True))
+
+
+@pytest.fixture
+def summaries(seed):
+    call_command("loaddata", "fixtures/rule_summaries.json", verbosity=0)
+
+
+def test_exact_title_first_then_titles_then_texts(seed):
+    make_game(title="Palais", slug="palais", principle="Un jeu comme Alhambra, en plus court.")
+    make_game(title="Le Jardin de l'Alhambra", slug="jardin")
+    make_game(title="Alhambra : Le Duel", slug="alhambra-duel")
+    assert found("alhambra") == ["alhambra", "alhambra-duel", "jardin", "palais"]
+
+
+def test_last_word_is_a_prefix_for_typing(seed):
+    assert found("alham") == ["alhambra"]
+    assert found("petit prin") == ["le-petit-prince-fabrique-moi-une-planete"]
+
+
+@pytest.mark.parametrize("query", ["planete", "PLANÈTE", "Planète"])
+def test_accents_and_case_do_not_matter(seed, query):
+    assert found(query) == ["le-petit-prince-fabrique-moi-une-planete"]
+
+
+@pytest.mark.parametrize("query", ["paleti", "palleti", "Vila Paletti", "alhambar"])
+def test_a_typo_in_a_title_still_finds_the_game(seed, query):
+    expected = "alhambra" if query == "alhambar" else PALETTI
+    assert found(query)[:1] == [expected]
+
+
+def test_a_word_without_a_near_title_finds_nothing(seed):
+    assert found("xylophone") == []
+    assert found("paletti alhambra") == []
+
+
+@pytest.mark.parametrize("query", ["søjle", "sojle", "SØJLERNE", "kolumna", "kolumnę"])
+def test_danish_and_polish_words_find_games_through_their_summaries(summaries, query):
+    assert found(query) == [PALETTI]
+
+
+def test_search_follows_an_admin_edit(client, seed):
+    client.force_login(User.objects.create_superuser("root", password="x"))
+    game = Game.objects.get(slug="alhambra")
+    assert found("kalifat") == []
+    data = {
+        "title": game.title,
+        "slug": game.slug,
+        "document_type": game.document_type,
+        "publisher": game.publisher_id,
+        "year": game.year,
+        "languages": list(game.languages.values_list("pk", flat=True)),
+        "esar": game.esar_id,
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+        "min_age": game.min_age,
+        "max_age": "",
+        "duration_minutes": game.duration_minutes,
+        "principle": "Bâtir le plus bel Alhambra du Kalifat.",
+        "pedagogical_analysis": "",
+        "rules": "",
+        "contents": "",
+        "ean": "",
+        "bgg_id": "",
+        "credits-TOTAL_FORMS": 0,
+        "credits-INITIAL_FORMS": 0,
+        "summaries-TOTAL_FORMS": 1,
+        "summaries-INITIAL_FORMS": 0,
+        "summaries-0-language": "da",
+        "summaries-0-text": "Byg det smukkeste palæ.",
+    }
+    response = client.post(reverse("admin:games_game_change", args=[game.pk]), data)
+    assert response.status_code == 302, response.context and response.context["errors"]
+    assert found("kalifat") == ["alhambra"]
+    assert found("palæ") == ["alhambra"]
+
+
+def test_search_follows_a_csv_import(seed):
+    csv_text = (
+        GameResource().export().csv.replace("Villa Paletti", "Villa Paletti Jubilæumsudgave", 1)
+    )
+    result = GameResource().import_data(tablib.Dataset().load(csv_text, format="csv"))
+    assert not result.has_errors()
+    assert found("jubilaeumsudgave") == [PALETTI]
+
+
+def test_search_follows_a_fixture_load(db):
+    call_command("loaddata", "fixtures/esar.json", "fixtures/games.json", verbosity=0)
+    assert found("payne") == [PALETTI]  # a person, loaded after the game
+    assert found("zoch") == [PALETTI]
+    call_command("loaddata", "fixtures/rule_summaries.json", verbosity=0)
+    assert found("kolumna") == [PALETTI]
+
+
+def test_search_forgets_what_was_removed(summaries):
+    RuleSummary.objects.filter(game__slug=PALETTI, language="da").delete()
+    assert found("søjle") == []
+    Game.objects.filter(slug="alhambra").delete()
+    assert found("alhambra") == []
+
+
+def test_typo_similarity_matches_pg_trgm_on_words():
+    assert word_similarity("paleti", "villa paletti") == pytest.approx(6 / 9)
+    assert word_similarity("palleti", "villa paletti") == pytest.approx(5 / 11)  # as pg_trgm
+    assert word_similarity("xyz", "villa paletti") == 0
+
+
+def test_suggestions_complete_titles_and_forgive_typos(seed):
+    make_game(title="Palettes et pinceaux", slug="palettes")
+    assert [s["slug"] for s in suggest("pal")] == ["palettes", PALETTI]
+    assert "Villa Paletti" in [s["title"] for s in suggest("paleti")]
+    assert [s["slug"] for s in suggest("fabrique")] == ["le-petit-prince-fabrique-moi-une-planete"]
+    assert suggest("") == [] and suggest("'") == []
