@@ -449,3 +449,45 @@ def test_legal_actions_can_be_posted_verbatim(make_table):
             table.state = apply_action(table.state, action).state
             if table.rules["phase"] == "over":
                 break
+
+
+def test_the_seal_passes_to_the_first_column_on_a_later_platform():
+    # Seat 1 holds the seal on green; yellow is laid, which empties the top level, and the
+    # first column on yellow, seat 3's, takes the seal from seat 1.
+    rules = _seal_rules([0, 3, 0, 0], holder=1, previous=0)
+    rules["laid"] = 3
+    for column in rules["columns"]:
+        column["level"] = 0 if column["level"] == 1 else column["level"]
+    colour = rules["seats"][3]["colours"][0]
+    first = next(c for c in rules["columns"] if c["colour"] == colour)
+    first.update(level=3, where="platform")
+    events = []
+    _update_seal(rules, events)
+    assert rules["seal"] == {"started": True, "holder": 3, "previous": 1}
+    assert [e["code"] for e in events] == ["seal_taken"]
+
+
+def test_nobody_may_protest_without_a_column_to_prove_it(table):
+    _three_on_blue(table)
+    claimant = table.rules["turn"]
+    table.act(type="ask_platform")
+    # The claimant's columns are all locked: no protester could move one of them.
+    rules = {**table.rules, "columns": [dict(c) for c in table.rules["columns"]]}
+    for column in rules["columns"]:
+        if column["colour"] in rules["seats"][claimant]["colours"]:
+            column["locked"] = True
+    table.state = type(table.state)(rules, table.state.blob, table.state.physics)
+    assert {a["type"] for a in table.legal()} == {"decline"}
+    with pytest.raises(IllegalAction) as error:
+        table.act(type="protest")
+    assert error.value.code == "cannot_protest"
+
+
+def test_no_sixth_platform_can_be_asked_for(table):
+    _three_on_blue(table)
+    rules = {**table.rules, "laid": 5}
+    table.state = type(table.state)(rules, table.state.blob, table.state.physics)
+    assert not table.legal("ask_platform")
+    with pytest.raises(IllegalAction) as error:
+        table.act(type="ask_platform")
+    assert error.value.code == "no_platform_left"
