@@ -153,8 +153,8 @@ def main() -> None:
     unpacked = len(zlib.decompress(data[len(SNAPSHOT_MAGIC) :]))
     print(
         f"snapshot: {len(data)} bytes stored, zlib-compressed from {unpacked} "
-        f"({len(holding.blob)} pickled space, {unpacked - len(holding.blob)} rules JSON "
-        f"incl. {rules['actions']}-action log)"
+        f"({len(holding.blob)} pickled space, {unpacked - len(holding.blob)} rules JSON; "
+        f"after {rules['actions']} actions, whose log the snapshot does not carry)"
     )
 
 

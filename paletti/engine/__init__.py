@@ -13,7 +13,7 @@ Public API (everything a web layer, a bot or a self-play tool needs):
     snapshot(state) -> bytes / load(bytes) -> State     the stored truth
     snapshot_and_hash(state) -> (bytes, str)            both at once, for the server
     state_hash(state) -> str                equal iff two states are equal bit for bit
-    replay(seed, players, options, log) -> State
+    replay(seed, players, options, log) -> State   log: each ActionResult.action in turn
     choose_action(state, level, rng) -> dict            bots: level "easy" or "careful"
 
 Actions are JSON objects; "seat" is optional, and if present must be the seat to act.

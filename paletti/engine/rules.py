@@ -121,6 +121,9 @@ class ActionResult:
     frames: list = field(default_factory=list)
     events: list = field(default_factory=list)
     steps: int = 0  # physics steps simulated (1/240 s each)
+    # The action as it goes into a match's log (with the seat that acted): replaying the
+    # log from the match's seed reaches the same state.
+    action: dict | None = None
 
 
 def _event(code: str, text: str, **params) -> dict:
@@ -239,7 +242,6 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
         "collapse": None,
         "actions": 0,
         "passes": 0,
-        "log": [],
     }
     _sync_poses(rules, world)
     events: list = []
@@ -792,8 +794,9 @@ def apply_action(
         _refuse("game_over", "The game is over; no action is accepted.")
     seat = _check_seat(rules, action)
     kind = action["type"]
-    log = rules["log"]
-    # A JSON round trip copies faster than deepcopy and keeps the state JSON-able.
+    # A JSON round trip copies faster than deepcopy and keeps the state JSON-able. The
+    # action log is not part of the state (snapshots from before kept one: dropped here):
+    # the caller keeps it, once (the web layer's action rows), and replays from it.
     rules = json.loads(json.dumps({k: v for k, v in rules.items() if k != "log"}))
     handler = _HANDLERS.get(kind)
     if handler is None:
@@ -802,9 +805,7 @@ def apply_action(
         state.blob, rules, record, tremor and rules["options"]["tremor"] > 0, tremor, lookahead
     )
     handler(ctx, seat, action)
-    clean = dict(action)
-    clean["seat"] = seat
-    rules["log"] = log + [clean]
+    logged = {**action, "seat": seat}
     rules["actions"] += 1
     rules["scores"] = scores(rules)
     if ctx.world is not None and ctx.changed:
@@ -814,7 +815,7 @@ def apply_action(
         physics = ctx.world.digest()
     else:
         blob, physics = state.blob, state.physics
-    return ActionResult(State(rules, blob, physics), ctx.frames, ctx.events, ctx.steps)
+    return ActionResult(State(rules, blob, physics), ctx.frames, ctx.events, ctx.steps, logged)
 
 
 class _Context:

@@ -25,13 +25,17 @@ ROOT = Path(__file__).resolve().parents[2]
 OPTIONS = {"tremor": 1.5, "setup": "random"}
 
 
-def _played(seed=21, players=3, n=40):
+def _played(seed=21, players=3, n=40, log=None):
+    """A match played by easy bots; `log`, if given, receives each action as logged."""
     state = new_match(seed, players, OPTIONS)
     rng = random.Random(seed)
     for _ in range(n):
         if state.rules["phase"] == "over":
             break
-        state = apply_action(state, choose_action(state, "easy", rng)).state
+        result = apply_action(state, choose_action(state, "easy", rng))
+        state = result.state
+        if log is not None:
+            log.append(result.action)
     return state
 
 
@@ -54,21 +58,23 @@ def test_snapshots_are_compressed_and_older_uncompressed_ones_still_load():
 
 
 def test_replaying_the_log_gives_the_same_state():
-    state = _played()
-    again = replay(21, 3, OPTIONS, state.rules["log"])
+    log = []
+    state = _played(log=log)
+    again = replay(21, 3, OPTIONS, log)
     assert state_hash(again) == state_hash(state)
     assert physics_digest(again) == physics_digest(state)
 
 
 def test_replay_in_another_process_gives_the_same_hash():
-    state = _played()
+    log = []
+    state = _played(log=log)
     script = (
         "import json, sys\n"
         "from paletti.engine import replay, state_hash\n"
         "data = json.load(sys.stdin)\n"
         "print(state_hash(replay(data['seed'], data['players'], data['options'], data['log'])))\n"
     )
-    payload = json.dumps({"seed": 21, "players": 3, "options": OPTIONS, "log": state.rules["log"]})
+    payload = json.dumps({"seed": 21, "players": 3, "options": OPTIONS, "log": log})
     output = subprocess.run(
         [sys.executable, "-c", script],
         input=payload,
@@ -78,6 +84,13 @@ def test_replay_in_another_process_gives_the_same_hash():
         check=True,
     )
     assert output.stdout.strip() == state_hash(state)
+
+
+def test_a_snapshot_does_not_grow_with_the_action_log():
+    # The log is kept once, by whoever stores the match, not re-encoded in every snapshot.
+    early, late = _played(n=10), _played(n=40)
+    assert "log" not in late.rules
+    assert len(json.dumps(late.rules)) < len(json.dumps(early.rules)) + 500
 
 
 def test_state_to_json_is_json_and_complete():
