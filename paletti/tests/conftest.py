@@ -37,6 +37,18 @@ class Table:
         columns = self.rules["columns"]
         return max(self.touchable(), key=lambda c: abs(columns[c]["pose"][0]))
 
+    def three_on_blue(self):
+        """Three builds, so blue carries three columns spread over it (enough for green)."""
+        for x, lane in ((-40.0, 0), (0.0, 1), (40.0, 2)):
+            self.move(x=x, lane=lane)
+
+    def with_rules(self, **changes):
+        """Replace parts of the rules state (a position the tests could not reach by play)."""
+        from paletti.engine import State
+
+        rules = {**self.rules, **changes}
+        self.state = State(rules, self.state.blob, self.state.physics)
+
     def move(self, x, lane, column=None):
         """A whole build: touch, pull and place a column (the outermost one by default)."""
         if self.rules["phase"] == "choose_colour":

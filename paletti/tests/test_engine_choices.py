@@ -3,23 +3,17 @@ penalty after a failed protest, laying the platform."""
 
 import pytest
 
-from paletti.engine import IllegalAction, State
+from paletti.engine import IllegalAction
 from paletti.tests.conftest import Table
-
-
-def _three_on_blue(table):
-    for x, lane in ((-40.0, 0), (0.0, 1), (40.0, 2)):
-        table.move(x=x, lane=lane)
 
 
 def _lock_columns(table, seats):
     """Lock every column of these seats (as if each had been touched and put back)."""
-    rules = {**table.rules, "columns": [dict(c) for c in table.rules["columns"]]}
-    colours = {c for seat in seats for c in rules["seats"][seat]["colours"]}
-    for column in rules["columns"]:
-        if column["colour"] in colours:
-            column["locked"] = True
-    table.state = State(rules, table.state.blob, table.state.physics)
+    colours = {c for seat in seats for c in table.rules["seats"][seat]["colours"]}
+    columns = [
+        {**c, "locked": c["locked"] or c["colour"] in colours} for c in table.rules["columns"]
+    ]
+    table.with_rules(columns=columns)
 
 
 def _kinds(table):
@@ -29,7 +23,7 @@ def _kinds(table):
 @pytest.fixture
 def blocked(table):
     """Three columns on blue, and the player to act has no column left to move."""
-    _three_on_blue(table)
+    table.three_on_blue()
     _lock_columns(table, [table.rules["to_act"]])
     return table
 
@@ -43,7 +37,7 @@ def test_a_player_whose_only_move_is_a_claim_may_pass_instead(blocked):
 
 
 def test_passing_is_refused_to_a_player_who_can_still_move_a_column(table):
-    _three_on_blue(table)
+    table.three_on_blue()
     assert "pass" not in _kinds(table)
     with pytest.raises(IllegalAction) as error:
         table.act(type="pass")
@@ -51,7 +45,7 @@ def test_passing_is_refused_to_a_player_who_can_still_move_a_column(table):
 
 
 def test_a_whole_round_of_passes_ends_the_game(table):
-    _three_on_blue(table)
+    table.three_on_blue()
     _lock_columns(table, range(4))
     for _ in range(3):
         table.act(type="pass")
@@ -61,7 +55,7 @@ def test_a_whole_round_of_passes_ends_the_game(table):
 
 
 def test_an_unchallenged_claimant_may_decline_to_lay_the_platform(table):
-    _three_on_blue(table)
+    table.three_on_blue()
     claimant = table.rules["turn"]
     table.act(type="ask_platform")
     for _ in range(3):
@@ -73,7 +67,7 @@ def test_an_unchallenged_claimant_may_decline_to_lay_the_platform(table):
 
 
 def test_after_a_failed_protest_the_claimant_may_spare_the_protesters_columns(table):
-    _three_on_blue(table)
+    table.three_on_blue()
     claimant = table.rules["turn"]
     table.act(type="ask_platform")
     protester = table.rules["to_act"]
@@ -93,17 +87,14 @@ def test_after_a_failed_protest_the_claimant_may_spare_the_protesters_columns(ta
 
 def test_pass_when_no_platform_can_rest_on_three_columns(make_table):
     table: Table = make_table()
-    _three_on_blue(table)
+    table.three_on_blue()
     table.act(type="ask_platform")
     for _ in range(3):
         table.act(type="decline")
     # The three columns leave the top level before the platform is laid (as a protest's
     # column would): nothing is left for the platform to rest on.
-    rules = {**table.rules, "columns": [dict(c) for c in table.rules["columns"]]}
-    for column in rules["columns"]:
-        if column["level"] == 1:
-            column["where"] = "out"
-    table.state = State(rules, table.state.blob, table.state.physics)
+    columns = [{**c, "where": "out"} if c["level"] == 1 else c for c in table.rules["columns"]]
+    table.with_rules(columns=columns)
     assert _kinds(table) == {"pass"}
     table.act(type="pass")
     assert "platform_impossible" in table.codes()

@@ -9,11 +9,6 @@ from paletti.tests.conftest import Table
 POLISH = {"protest": "polish", "abort": "polish", "seal_start": "blue"}
 
 
-def _three_on_blue(table):
-    for x, lane in ((-40.0, 0), (0.0, 1), (40.0, 2)):
-        table.move(x=x, lane=lane)
-
-
 def test_polish_abort_puts_the_column_back_without_locking_it(make_table):
     table = make_table(7, 4, {"abort": "polish"})
     seat = table.rules["to_act"]
@@ -27,7 +22,7 @@ def test_polish_abort_puts_the_column_back_without_locking_it(make_table):
 
 def test_polish_protest_takes_any_column_from_under_the_top_platform(make_table):
     table = make_table(7, 4, POLISH)
-    _three_on_blue(table)
+    table.three_on_blue()
     claimant = table.rules["turn"]
     table.act(type="ask_platform")
     table.act(type="protest")
@@ -58,7 +53,7 @@ def test_polish_protest_takes_any_column_from_under_the_top_platform(make_table)
 
 def test_polish_protester_may_waive_the_reward(make_table):
     table = make_table(7, 4, POLISH)
-    _three_on_blue(table)
+    table.three_on_blue()
     table.act(type="ask_platform")
     table.act(type="protest")
     column = table.outer_touchable()

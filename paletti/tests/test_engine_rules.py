@@ -8,12 +8,6 @@ from paletti.engine import IllegalAction, apply_action, legal_actions, new_match
 from paletti.engine.rules import _finish, _start_turn, _update_seal, lay_problem, scores
 
 
-def _three_on_blue(table):
-    """Three builds, so blue carries three columns spread over it."""
-    for x, lane in ((-40.0, 0), (0.0, 1), (40.0, 2)):
-        table.move(x=x, lane=lane)
-
-
 def test_turns_go_clockwise(table):
     first = table.rules["turn"]
     table.move(x=0.0, lane=0)
@@ -106,7 +100,7 @@ def test_new_platform_must_rest_on_three_columns(table):
 
 
 def test_unchallenged_claim_lays_the_platform_and_resets_the_count(table):
-    _three_on_blue(table)
+    table.three_on_blue()
     claimant = table.rules["turn"]
     assert scores(table.rules) != [0, 0, 0, 0]
     table.act(type="ask_platform")
@@ -125,7 +119,7 @@ def test_unchallenged_claim_lays_the_platform_and_resets_the_count(table):
 
 def test_the_claimant_may_not_place_on_the_platform_they_laid(make_table):
     table = make_table(5, 2)
-    _three_on_blue(table)
+    table.three_on_blue()
     claimant = table.rules["turn"]
     other = 1 - claimant
     table.act(type="ask_platform")
@@ -155,7 +149,7 @@ def test_the_claimant_may_not_place_on_the_platform_they_laid(make_table):
 
 
 def test_successful_protest_removes_the_column_and_no_platform_is_laid(table):
-    _three_on_blue(table)
+    table.three_on_blue()
     claimant = table.rules["turn"]
     table.act(type="ask_platform")
     protester = table.rules["to_act"]
@@ -174,7 +168,7 @@ def test_successful_protest_removes_the_column_and_no_platform_is_laid(table):
 
 
 def test_failed_protest_lets_the_claimant_remove_a_protester_column(table):
-    _three_on_blue(table)
+    table.three_on_blue()
     claimant = table.rules["turn"]
     table.act(type="ask_platform")
     protester = table.rules["to_act"]
@@ -468,15 +462,14 @@ def test_the_seal_passes_to_the_first_column_on_a_later_platform():
 
 
 def test_nobody_may_protest_without_a_column_to_prove_it(table):
-    _three_on_blue(table)
+    table.three_on_blue()
     claimant = table.rules["turn"]
     table.act(type="ask_platform")
     # The claimant's columns are all locked: no protester could move one of them.
-    rules = {**table.rules, "columns": [dict(c) for c in table.rules["columns"]]}
-    for column in rules["columns"]:
-        if column["colour"] in rules["seats"][claimant]["colours"]:
-            column["locked"] = True
-    table.state = type(table.state)(rules, table.state.blob, table.state.physics)
+    own = table.rules["seats"][claimant]["colours"]
+    table.with_rules(
+        columns=[{**c, "locked": c["locked"] or c["colour"] in own} for c in table.rules["columns"]]
+    )
     assert {a["type"] for a in table.legal()} == {"decline"}
     with pytest.raises(IllegalAction) as error:
         table.act(type="protest")
@@ -484,9 +477,8 @@ def test_nobody_may_protest_without_a_column_to_prove_it(table):
 
 
 def test_no_sixth_platform_can_be_asked_for(table):
-    _three_on_blue(table)
-    rules = {**table.rules, "laid": 5}
-    table.state = type(table.state)(rules, table.state.blob, table.state.physics)
+    table.three_on_blue()
+    table.with_rules(laid=5)
     assert not table.legal("ask_platform")
     with pytest.raises(IllegalAction) as error:
         table.act(type="ask_platform")
