@@ -64,6 +64,23 @@ def three_builds():
     return actions
 
 
+def touch_with_the_mouse(page, canvas):
+    """Sweep the pointer along the base columns until it rests on one the player may take,
+    and click it; returns where."""
+    box = canvas.bounding_box()
+    y = box["y"] + box["height"] * 0.7
+    for step in range(101):
+        x = box["x"] + box["width"] * step / 100
+        page.mouse.move(x, y)
+        if canvas.evaluate("c => c.style.cursor") == "pointer":
+            break
+    else:
+        raise AssertionError("the pointer never found a column to take")
+    page.mouse.down()
+    page.mouse.up()
+    return x, y
+
+
 def settled(page):
     """Wait for the villa's animation to end, so a screenshot shows the final position."""
     expect(page.locator("#paletti-match[data-animating]")).to_have_count(0, timeout=10000)
@@ -260,15 +277,7 @@ def test_one_turn_with_the_mouse_on_the_drawing(seeded_server, page):
     page.get_by_role("button", name="Play black").click()
     canvas = page.locator("#villa")
     box = canvas.bounding_box()
-    # Sweep the pointer along the base columns until it rests on one black may take.
-    for step in range(101):
-        page.mouse.move(box["x"] + box["width"] * step / 100, box["y"] + box["height"] * 0.7)
-        if canvas.evaluate("c => c.style.cursor") == "pointer":
-            break
-    else:
-        raise AssertionError("the pointer never found a column to take")
-    page.mouse.down()
-    page.mouse.up()
+    touch_with_the_mouse(page, canvas)
     expect(page.locator("#prompt")).to_contain_text(re.compile(r"bears \d+ g"))
     page.get_by_role("button", name="Pull it out gently").click()
     slider = page.get_by_role("slider")
@@ -294,16 +303,7 @@ def test_a_drag_pulls_the_touched_column_with_its_speed_and_steadiness(seeded_se
     page.get_by_role("button", name="Play black").click()
     canvas = page.locator("#villa")
     box = canvas.bounding_box()
-    y = box["y"] + box["height"] * 0.7
-    for step in range(101):
-        x = box["x"] + box["width"] * step / 100
-        page.mouse.move(x, y)
-        if canvas.evaluate("c => c.style.cursor") == "pointer":
-            break
-    else:
-        raise AssertionError("the pointer never found a column to take")
-    page.mouse.down()
-    page.mouse.up()
+    x, y = touch_with_the_mouse(page, canvas)
     expect(page.locator("#prompt")).to_contain_text("Drag it sideways")
     expect(page.get_by_role("button", name="Pull it out quickly")).to_be_visible()
     # A slow, level drag from the touched column out to the side.
