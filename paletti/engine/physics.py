@@ -7,9 +7,14 @@ dumped again. A dump is only stored once a reload of it has been seen to stand
 docs/paletti.md, "How a snapshot stays true". Nothing here knows the rules: it answers
 "what happens if ...".
 
-Depth: each column has a lane. Columns of different lanes do not collide (they stand at
-different depths of the real villa); every column collides with the platforms, the base and
-the table.
+Depth: the villa is simulated in two orthogonal views, each a 2D space of its own
+(docs/paletti.md, "Depth"). The front view (x across, y up) is the one drawn large: each
+column has a lane, columns of different lanes do not collide (they stand at different depths)
+and every column collides with the platforms, the base and the table. The side view (z, the
+depth, across; y up) holds every piece again: a column stands at its lane's depth, and
+columns do not collide with one another there except a column set on another on red, so a
+platform resting on columns in one row across the depth tips over in the side view. A
+collapse in either view is a collapse.
 """
 
 import hashlib
@@ -87,8 +92,16 @@ TABLE_TOP = 0.0
 TABLE_HALF_LENGTH = 2000.0
 BASE_TOP = TABLE_TOP + BASE_THICKNESS
 
+# Depth (side view): the lanes' depths relative to the middle of what a column stands on (mm).
+# Estimate: 30 mm apart, so that a column of any width in an outer lane still stands wholly
+# on the red platform (95 mm deep, as long as it is wide: the platforms are square).
+LANE_DEPTH = {0: -30.0, 1: 0.0, 2: 30.0}
+
 # Collision categories: bit 0 for platforms, base and table, then one bit per lane.
 SOLID_CATEGORY = 1
+# Side view: columns standing on a platform, and columns set on another column (on red).
+SIDE_LOW_CATEGORY = 1 << 8
+SIDE_HIGH_CATEGORY = 1 << 9
 
 
 def lane_category(lane: int) -> int:
@@ -97,6 +110,18 @@ def lane_category(lane: int) -> int:
 
 
 ALL_CATEGORIES = SOLID_CATEGORY | sum(lane_category(lane) for lane in LANES)
+
+
+# Side-view bodies in `World.poses()` (and in settle references): this prefix, then the name.
+SIDE_PREFIX = "s"
+
+
+def _set_down(platform: pymunk.Body, x_local: float, stack_top: float | None) -> tuple:
+    """World pose of a column set down at x_local on a platform body (or on a column whose
+    top is at stack_top in the platform's frame), just clear of it, parallel to it."""
+    bottom = PLATFORM_THICKNESS / 2 if stack_top is None else stack_top
+    world = platform.local_to_world(pymunk.Vec2d(x_local, bottom + DROP_GAP + COLUMN_HEIGHT / 2))
+    return (world.x, world.y, platform.angle)
 
 
 def column_key(column_id: int) -> str:
@@ -128,6 +153,7 @@ class SettleResult:
     collapsed: bool = False
     reason: str = ""
     piece: str | None = None  # the body that showed the collapse first
+    view: str = "front"  # the view it showed in first: "front" or "side"
 
 
 def _column_filter(lane: int) -> pymunk.ShapeFilter:
@@ -136,7 +162,21 @@ def _column_filter(lane: int) -> pymunk.ShapeFilter:
 
 
 def _solid_filter() -> pymunk.ShapeFilter:
-    return pymunk.ShapeFilter(categories=SOLID_CATEGORY, mask=ALL_CATEGORIES)
+    return pymunk.ShapeFilter(
+        categories=SOLID_CATEGORY, mask=ALL_CATEGORIES | SIDE_LOW_CATEGORY | SIDE_HIGH_CATEGORY
+    )
+
+
+def _side_column_filter(stacked: bool) -> pymunk.ShapeFilter:
+    """In the side view the columns of a lane stand in one place; they touch the platforms,
+    the base and the table, and a column set on another (on red) touches the column below."""
+    if stacked:
+        return pymunk.ShapeFilter(
+            categories=SIDE_HIGH_CATEGORY, mask=SOLID_CATEGORY | SIDE_LOW_CATEGORY
+        )
+    return pymunk.ShapeFilter(
+        categories=SIDE_LOW_CATEGORY, mask=SOLID_CATEGORY | SIDE_HIGH_CATEGORY
+    )
 
 
 def new_space() -> pymunk.Space:
@@ -168,11 +208,23 @@ def new_space() -> pymunk.Space:
 
 
 class World:
-    """A villa in a pymunk space, with its bodies named `c<id>` and `p<index>`."""
+    """A villa in two pymunk spaces, front and side (see the module's docstring).
 
-    def __init__(self, space: pymunk.Space, bodies: dict[str, pymunk.Body]):
+    `bodies` are the front view's, named `c<id>` and `p<index>`; `side_bodies` the side
+    view's, under the same names.
+    """
+
+    def __init__(
+        self,
+        space: pymunk.Space,
+        bodies: dict[str, pymunk.Body],
+        side_space: pymunk.Space | None = None,
+        side_bodies: dict[str, pymunk.Body] | None = None,
+    ):
         self.space = space
         self.bodies = bodies
+        self.side_space = side_space if side_space is not None else new_space()
+        self.side_bodies = side_bodies if side_bodies is not None else {}
 
     # -- construction and storage ------------------------------------------------------
 
@@ -181,25 +233,28 @@ class World:
         """A set-up villa: columns ({"id", "x", "lane"}) standing on the base, blue on them.
 
         The set-up is assumed valid (see setup.validate_setup); the pieces start in exact
-        contact and the caller settles.
+        contact and the caller settles. In depth, the columns stand at their lanes' depths
+        around the middle of the base, and blue lies centred on them.
         """
-        world = cls(new_space(), {})
+        world = cls(new_space(), {}, new_space(), {})
+        y = BASE_TOP + COLUMN_HEIGHT / 2
         for column in columns:
+            lane = column["lane"]
             world.add_column(
-                column["id"], column["lane"], (column["x"], BASE_TOP + COLUMN_HEIGHT / 2, 0.0)
+                column["id"], lane, (column["x"], y, 0.0), side_pose=(LANE_DEPTH[lane], y, 0.0)
             )
-        top = BASE_TOP + COLUMN_HEIGHT
-        world.add_platform(0, (blue_x, top + PLATFORM_THICKNESS / 2, 0.0))
+        top = BASE_TOP + COLUMN_HEIGHT + PLATFORM_THICKNESS / 2
+        world.add_platform(0, (blue_x, top, 0.0), side_pose=(0.0, top, 0.0))
         return world
 
     @classmethod
     def load(cls, blob: bytes) -> "World":
         """A world from `dump`'s bytes. Only ever load bytes this server wrote."""
-        space, bodies = pickle.loads(blob)  # noqa: S301 - written by this server only
-        return cls(space, bodies)
+        space, bodies, side_space, side_bodies = pickle.loads(blob)  # noqa: S301 - ours only
+        return cls(space, bodies, side_space, side_bodies)
 
     def dump(self) -> bytes:
-        """The world as bytes: the space and the names of its bodies, pickled together.
+        """The world as bytes: both spaces and the names of their bodies, pickled together.
 
         Every body is woken first. Chipmunk takes a sleeping body's contacts out of the
         space's contact cache, and pymunk pickles only that cache: a villa pickled asleep
@@ -207,35 +262,40 @@ class World:
         no position or velocity.
         """
         self.activate_all()
-        return pickle.dumps((self.space, self.bodies), protocol=pickle.HIGHEST_PROTOCOL)
+        state = (self.space, self.bodies, self.side_space, self.side_bodies)
+        return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def _views(self):
+        return ((self.space, self.bodies, ""), (self.side_space, self.side_bodies, SIDE_PREFIX))
 
     def hold_shift(self, seconds: float = HOLD_CHECK_TIME) -> float:
-        """Step this (freshly loaded) world with no action: the largest shift of any body in mm.
+        """Step this (freshly loaded) world with no action: the largest shift of any body in
+        mm, in either view.
 
         The shift of a body is how far its centre or the end of its longest arm moved from
         where it started. Steps stop once every body sleeps (nothing moves after that).
         """
         self.activate_all()
         start = self.poses()
-        arms = {
-            key: (PLATFORM_LENGTHS[int(key[1:])] / 2 if key[0] == "p" else COLUMN_HEIGHT / 2)
-            for key in self.bodies
-        }
-        bodies = list(self.bodies.values())
+        tracked = []
+        for _, bodies, prefix in self._views():
+            for key, body in bodies.items():
+                arm = PLATFORM_LENGTHS[int(key[1:])] / 2 if key[0] == "p" else COLUMN_HEIGHT / 2
+                tracked.append((body, start[prefix + key], arm))
         steps = int(round(seconds / STEP))
         done = 0
         worst = 0.0
         while done < steps:
             for _ in range(FRAME_STEPS):
                 self.space.step(STEP)
+                self.side_space.step(STEP)
             done += FRAME_STEPS
-            for key, body in self.bodies.items():
-                x0, y0, a0 = start[key]
+            for body, (x0, y0, a0), arm in tracked:
                 shift = math.hypot(body.position.x - x0, body.position.y - y0)
-                shift += abs(body.angle - a0) * arms[key]
+                shift += abs(body.angle - a0) * arm
                 if shift > worst:
                     worst = shift
-            if all(body.is_sleeping for body in bodies):
+            if all(body.is_sleeping for body, _, _ in tracked):
                 break
         return worst
 
@@ -246,73 +306,123 @@ class World:
         return World.load(blob).hold_shift() <= HOLD_TOLERANCE
 
     def digest(self) -> str:
-        """SHA-256 over every body's position, angle and velocities, bit for bit.
+        """SHA-256 over every body's position, angle and velocities in both views, bit for bit.
 
         The pickle's bytes are no identity: pymunk writes its cached contacts in an order
         that follows memory addresses, so two equal worlds can pickle differently.
         """
         digest = hashlib.sha256()
-        for key in sorted(self.bodies):
-            body = self.bodies[key]
-            values = (*body.position, body.angle, *body.velocity, body.angular_velocity)
-            digest.update((key + ":" + ",".join(float(v).hex() for v in values) + ";").encode())
+        for _, bodies, prefix in self._views():
+            for key in sorted(bodies):
+                body = bodies[key]
+                values = (*body.position, body.angle, *body.velocity, body.angular_velocity)
+                text = prefix + key + ":" + ",".join(float(v).hex() for v in values) + ";"
+                digest.update(text.encode())
         return digest.hexdigest()
 
     # -- pieces ----------------------------------------------------------------------
 
-    def add_column(self, column_id: int, lane: int, pose: tuple[float, float, float]) -> None:
-        """Put a column's body into the space at a pose (x, y of its centre, angle)."""
+    def add_column(
+        self,
+        column_id: int,
+        lane: int,
+        pose: tuple[float, float, float],
+        side_pose: tuple[float, float, float] | None = None,
+        stacked: bool = False,
+    ) -> None:
+        """Put a column's bodies into both views: `pose` in the front view (x, y of its
+        centre, angle), `side_pose` in the side view (z, y, angle; by default at its lane's
+        depth under the middle of the villa, upright, at the front pose's height).
+        `stacked`: it stands on another column (on red)."""
         spec = COLUMNS[column_id]
-        body = pymunk.Body()
-        body.position = pose[0], pose[1]
-        body.angle = pose[2]
-        shape = pymunk.Poly.create_box(body, (spec.width, COLUMN_HEIGHT))
-        # Mass through the shape: a body given mass directly loses it on a type round trip.
-        shape.mass = spec.mass
-        shape.friction = FRICTION
-        shape.elasticity = 0.0
-        shape.filter = _column_filter(lane)
-        self.space.add(body, shape)
-        self.bodies[column_key(column_id)] = body
+        if side_pose is None:
+            side_pose = (LANE_DEPTH[lane], pose[1], 0.0)
+        views = (
+            (self.space, self.bodies, pose, _column_filter(lane)),
+            (self.side_space, self.side_bodies, side_pose, _side_column_filter(stacked)),
+        )
+        for space, bodies, where, shape_filter in views:
+            body = pymunk.Body()
+            body.position = where[0], where[1]
+            body.angle = where[2]
+            shape = pymunk.Poly.create_box(body, (spec.width, COLUMN_HEIGHT))
+            # Mass through the shape: a body given mass directly loses it on a type round trip.
+            shape.mass = spec.mass
+            shape.friction = FRICTION
+            shape.elasticity = 0.0
+            shape.filter = shape_filter
+            space.add(body, shape)
+            bodies[column_key(column_id)] = body
 
-    def add_platform(self, index: int, pose: tuple[float, float, float]) -> None:
-        """Put platform `index` (0 = blue) into the space at a pose."""
-        body = pymunk.Body()
-        body.position = pose[0], pose[1]
-        body.angle = pose[2]
-        shape = pymunk.Poly.create_box(body, (PLATFORM_LENGTHS[index], PLATFORM_THICKNESS))
-        shape.mass = PLATFORM_MASSES[index]
-        shape.friction = FRICTION
-        shape.elasticity = 0.0
-        shape.filter = _solid_filter()
-        self.space.add(body, shape)
-        self.bodies[platform_key(index)] = body
+    def add_platform(
+        self,
+        index: int,
+        pose: tuple[float, float, float],
+        side_pose: tuple[float, float, float] | None = None,
+    ) -> None:
+        """Put platform `index` (0 = blue) into both views: `pose` in the front view,
+        `side_pose` in the side view (by default centred in depth on the platform below,
+        parallel to it, or blue on the base, at the front pose's height)."""
+        below = self.side_bodies.get(platform_key(index - 1))
+        if side_pose is None and below is None:  # blue: centred on the base
+            side_pose = (0.0, pose[1], 0.0)
+        elif side_pose is None:
+            side_pose = (below.position.x, pose[1], below.angle)
+        for space, bodies, where in (
+            (self.space, self.bodies, pose),
+            (self.side_space, self.side_bodies, side_pose),
+        ):
+            body = pymunk.Body()
+            body.position = where[0], where[1]
+            body.angle = where[2]
+            # The platforms are square: as deep as they are long.
+            shape = pymunk.Poly.create_box(body, (PLATFORM_LENGTHS[index], PLATFORM_THICKNESS))
+            shape.mass = PLATFORM_MASSES[index]
+            shape.friction = FRICTION
+            shape.elasticity = 0.0
+            shape.filter = _solid_filter()
+            space.add(body, shape)
+            bodies[platform_key(index)] = body
 
     def remove_column(self, column_id: int) -> tuple[float, float, float]:
-        """Take a column's body out of the space; returns the pose it had."""
-        body = self.bodies.pop(column_key(column_id))
-        pose = (body.position.x, body.position.y, body.angle)
-        # Wake it (and what it touches) first: removing sleeping bodies is a known trap.
-        body.activate()
-        self.space.remove(body, *body.shapes)
-        return pose
+        """Take a column's bodies out of both views; returns the front pose it had."""
+        key = column_key(column_id)
+        front = None
+        for space, bodies, _ in self._views():
+            body = bodies.pop(key)
+            if front is None:
+                front = (body.position.x, body.position.y, body.angle)
+            # Wake it (and what it touches) first: removing sleeping bodies is a known trap.
+            body.activate()
+            space.remove(body, *body.shapes)
+        return front
 
     def has_column(self, column_id: int) -> bool:
         """Whether the column's body is in the space."""
         return column_key(column_id) in self.bodies
 
     def pose(self, key: str) -> tuple[float, float, float]:
-        """Exact pose of a named body."""
+        """Exact front pose of a named body."""
         body = self.bodies[key]
         return (body.position.x, body.position.y, body.angle)
 
+    def side_pose(self, key: str) -> tuple[float, float, float]:
+        """Exact side pose (z, y, angle) of a named body."""
+        body = self.side_bodies[key]
+        return (body.position.x, body.position.y, body.angle)
+
     def poses(self) -> dict[str, tuple[float, float, float]]:
-        """Exact poses of all named bodies."""
-        return {key: (b.position.x, b.position.y, b.angle) for key, b in self.bodies.items()}
+        """Exact poses of all named bodies: front ones by name, side ones as SIDE_PREFIX + name."""
+        poses = {key: (b.position.x, b.position.y, b.angle) for key, b in self.bodies.items()}
+        for key, b in self.side_bodies.items():
+            poses[SIDE_PREFIX + key] = (b.position.x, b.position.y, b.angle)
+        return poses
 
     def activate_all(self) -> None:
         """Wake every body, so an action starts from an awake villa."""
         for body in self.bodies.values():
+            body.activate()
+        for body in self.side_bodies.values():
             body.activate()
 
     # -- geometry helpers ------------------------------------------------------------
@@ -334,11 +444,15 @@ class World:
         self, column_id: int, platform_index: int, x_local: float, stack_top: float | None
     ) -> tuple[float, float, float]:
         """World pose of a column set down at x_local on a platform (or on a column there)."""
-        platform = self.bodies[platform_key(platform_index)]
-        bottom = PLATFORM_THICKNESS / 2 if stack_top is None else stack_top
-        local = pymunk.Vec2d(x_local, bottom + DROP_GAP + COLUMN_HEIGHT / 2)
-        world = platform.local_to_world(local)
-        return (world.x, world.y, platform.angle)
+        return _set_down(self.bodies[platform_key(platform_index)], x_local, stack_top)
+
+    def side_placement_pose(
+        self, platform_index: int, lane: int, stack_top: float | None
+    ) -> tuple[float, float, float]:
+        """Side-view pose of a column set down in a lane on a platform (or on a column)."""
+        return _set_down(
+            self.side_bodies[platform_key(platform_index)], LANE_DEPTH[lane], stack_top
+        )
 
     # -- measurements ----------------------------------------------------------------
 
@@ -378,41 +492,50 @@ class World:
         lookahead: bool = False,
         driver=None,
     ) -> SettleResult:
-        """Step until the villa is still, or has collapsed and its pieces lie still, or
-        `max_time` has passed (after a collapse, COLLAPSE_TAIL_MAX_TIME more).
+        """Step both views until the villa is still, or has collapsed and its pieces lie
+        still, or `max_time` has passed (after a collapse, COLLAPSE_TAIL_MAX_TIME more).
 
-        `driver` (hands.PullDriver): a column the hand moves, frame by frame, until it is
-        out; then it leaves the world (a None pose in the frames) and the villa settles.
-        It is left out of the collapse and stillness checks while the hand holds it.
+        `driver` (hands.PullDriver): a column the hand moves in the front view, frame by
+        frame, until it is out; then it leaves the world (a None pose in the frames) and the
+        villa settles. Until then it stays where it stood in the side view (it is drawn out
+        across the depth, so it supports what it carries there until it is out). It is left
+        out of the collapse and stillness checks while the hand holds it.
         `record` only decides whether frames are kept: the simulation is the same either
         way, so a replay without frames reaches the same state. `lookahead` (a bot trying a
-        move) stops at the first sign of a collapse instead. `reference`: platform poses at
-        the start of the action (drops are measured against them). Checks run once per frame
-        (every FRAME_STEPS steps) on one batched read of all bodies (pymunk.batch), so the
-        engine costs little on top of pymunk's own stepping.
+        move) stops at the first sign of a collapse instead. `reference`: poses at the start
+        of the action, as `poses()` gives them (platform drops are measured against them).
+        Checks run once per frame (every FRAME_STEPS steps) on one batched read of all
+        bodies per view (pymunk.batch), so the engine costs little on top of pymunk's own
+        stepping.
         """
         result = SettleResult()
         reference = reference if reference is not None else self.poses()
-        space_step = self.space.step
-        entries = {}
-        for key, body in self.bodies.items():
-            is_platform = key[0] == "p"
-            arm = PLATFORM_LENGTHS[0] / 2 if is_platform else COLUMN_HEIGHT / 2
-            ref = reference.get(key)
-            floor = ref[1] - MAX_PLATFORM_DROP if is_platform and ref else -math.inf
-            driven = driver is not None and key == driver.key
-            entries[body.id] = (key, is_platform, arm, floor, driven)
-        reader = _BodyReader(self.space, entries)
+        driven_key = driver.key if driver is not None else None
+        readers = []
+        for space, bodies, prefix in self._views():
+            entries = {}
+            for key, body in bodies.items():
+                is_platform = key[0] == "p"
+                arm = PLATFORM_LENGTHS[0] / 2 if is_platform else COLUMN_HEIGHT / 2
+                ref = reference.get(prefix + key)
+                floor = ref[1] - MAX_PLATFORM_DROP if is_platform and ref else -math.inf
+                entries[body.id] = (key, is_platform, arm, floor, key == driven_key)
+            readers.append(_BodyReader(space, entries))
+        front, side = readers
         last: dict = {}
+        side_last: dict = {}
         if record:
-            poses, _, _ = reader.scan(last, record=True, inspect=False)
-            result.frames.append({"t": round(start_time, 3), "poses": poses})
+            poses, _, _ = front.scan(last, record=True, inspect=False)
+            side_poses, _, _ = side.scan(side_last, record=True, inspect=False)
+            result.frames.append({"t": round(start_time, 3), "poses": poses, "side": side_poses})
         quiet = 0.0
         max_steps = int(round(max_time / STEP))
         if driver is not None:
             max_steps += int(math.ceil(driver.duration / STEP))
         steps = 0
         frame_time = FRAME_STEPS * STEP
+        front_step = self.space.step
+        side_step = self.side_space.step
         while steps < max_steps:
             released = False
             if driver is not None and not driver.advance(steps * STEP, frame_time):
@@ -420,16 +543,30 @@ class World:
                 self.remove_column(int(driver.key[1:]))
                 driver, released = None, True
             for _ in range(FRAME_STEPS):
-                space_step(STEP)
+                front_step(STEP)
+                side_step(STEP)
             steps += FRAME_STEPS
             now = steps * STEP
-            poses, failure, still = reader.scan(last, record, inspect=not result.collapsed)
+            inspect = not result.collapsed
+            poses, failure, still = front.scan(last, record, inspect=inspect)
+            side_poses, side_failure, side_still = side.scan(side_last, record, inspect=inspect)
             if released and record:
-                poses[reader.release(last)] = None
-            if poses:
-                result.frames.append({"t": round(start_time + now, 3), "poses": poses})
+                poses[front.release(last)] = None
+                side_poses[side.release(side_last)] = None
+            elif released:
+                front.release(last)
+                side.release(side_last)
+            if poses or side_poses:
+                frame = {"t": round(start_time + now, 3), "poses": poses}
+                if side_poses:
+                    frame["side"] = side_poses
+                result.frames.append(frame)
+            still = still and side_still
             if driver is not None:
                 still = False
+            if failure is None and side_failure is not None:
+                failure = side_failure
+                result.view = "side"
             if failure:
                 result.collapsed = True
                 result.reason, result.piece = failure
@@ -485,6 +622,7 @@ def settle_storable(
         more = world.settle(record=record, reference=reference, start_time=start)
         if not result.collapsed and more.collapsed:
             result.collapsed, result.reason, result.piece = True, more.reason, more.piece
+            result.view = more.view
         result.frames.extend(more.frames[1:])
         result.steps += more.steps
         result.time += more.time

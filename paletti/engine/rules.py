@@ -44,7 +44,7 @@ from .hands import (
     platform_end,
     wobble,
 )
-from .physics import World, column_key, platform_key, settle_storable
+from .physics import SIDE_PREFIX, World, column_key, platform_key, settle_storable
 from .pieces import (
     BASE_LENGTH,
     COLUMN_COLOURS,
@@ -58,7 +58,7 @@ from .pieces import (
 )
 from .setup import SetupError, default_setup, random_setup, validate_setup
 
-RULES_VERSION = 1
+RULES_VERSION = 2
 
 # Grid of the discrete positions listed in legal_actions (mm); any x inside the legal
 # interval is accepted when an action is applied.
@@ -215,11 +215,12 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
                 "where": "base",
                 "locked": False,
                 "pose": None,
+                "side": None,
             }
             for spec in COLUMNS
         ],
         "platforms": [
-            {"index": i, "colour": colour, "laid_by": None, "pose": None}
+            {"index": i, "colour": colour, "laid_by": None, "pose": None, "side": None}
             for i, colour in enumerate(PLATFORM_COLOURS)
         ],
         "laid": 1,
@@ -679,12 +680,20 @@ def _integer(action: dict, key: str) -> int:
 
 
 def _sync_poses(rules: dict, world: World) -> None:
+    """Copy both views' poses into the rules: "pose" (front: x, y, angle) and "side"
+    (side view: z, y, angle)."""
     poses = world.poses()
     for column in rules["columns"]:
-        column["pose"] = list(poses[column_key(column["id"])]) if _in_play(column) else None
+        key = column_key(column["id"])
+        in_play = _in_play(column)
+        column["pose"] = list(poses[key]) if in_play else None
+        column["side"] = list(poses[SIDE_PREFIX + key]) if in_play else None
     for platform in rules["platforms"]:
-        pose = poses.get(platform_key(platform["index"]))
+        key = platform_key(platform["index"])
+        pose = poses.get(key)
         platform["pose"] = list(pose) if pose is not None else None
+        side = poses.get(SIDE_PREFIX + key)
+        platform["side"] = list(side) if side is not None else None
 
 
 def _settle_and_sync(
@@ -737,9 +746,16 @@ def _collapse_event(rules: dict, result, actor: int, events: list) -> None:
             by=actor,
             reason=result.reason,
             level=level,
+            view=result.view,
         )
     )
-    collapse = {"by": actor, "reason": result.reason, "level": level, "piece": result.piece}
+    collapse = {
+        "by": actor,
+        "reason": result.reason,
+        "level": level,
+        "piece": result.piece,
+        "view": result.view,
+    }
     _finish(rules, "collapse", events, collapse)
 
 
@@ -959,6 +975,7 @@ def _do_pull(ctx: _Context, seat: int, action: dict) -> None:
     rules["holding"] = {
         "column": column_id,
         "origin": list(pose),
+        "origin_side": list(world.side_pose(column_key(column_id))),
         "origin_level": column["level"],
         "origin_where": column["where"],
         "origin_lane": column["lane"],
@@ -1009,7 +1026,10 @@ def _do_place(ctx: _Context, seat: int, action: dict) -> None:
     if problem:
         _refuse(*problem)
     gesture = _gesture(action, PLACE_SPEED_MIN, PLACE_SPEED_MAX, PLACE_SPEED_DEFAULT)
-    angle_error = place_tilt(gesture, _hand_rng(rules)) if ctx.chance else 0.0
+    hand = _hand_rng(rules)
+    # The hand tilts the column a little across the width and across the depth.
+    angle_error = place_tilt(gesture, hand) if ctx.chance else 0.0
+    depth_error = place_tilt(gesture, hand) if ctx.chance else 0.0
     if ctx.tremor:
         # The tremor comes from the match seed and the action's index, so replays agree.
         rng = random.Random(f"{rules['seed']}:tremor:{rules['actions']}")  # noqa: S311
@@ -1025,13 +1045,18 @@ def _do_place(ctx: _Context, seat: int, action: dict) -> None:
     stack_top = max(s[2] for s in below) if below else None
     pose = world.placement_pose(column_id, top, x, stack_top)
     pose = (pose[0], pose[1], pose[2] + angle_error)
-    world.add_column(column_id, lane, pose)
-    # Set down at the gesture's speed, straight down in the platform's frame.
-    tilt = pose[2] - angle_error
-    world.bodies[column_key(column_id)].velocity = (
-        gesture.speed * math.sin(tilt),
-        -gesture.speed * math.cos(tilt),
-    )
+    side = world.side_placement_pose(top, lane, stack_top)
+    side = (side[0], side[1], side[2] + depth_error)
+    world.add_column(column_id, lane, pose, side_pose=side, stacked=stack_top is not None)
+    # Set down at the gesture's speed, straight down in the platform's frame, in each view.
+    for bodies, tilt in (
+        (world.bodies, pose[2] - angle_error),
+        (world.side_bodies, side[2] - depth_error),
+    ):
+        bodies[column_key(column_id)].velocity = (
+            gesture.speed * math.sin(tilt),
+            -gesture.speed * math.cos(tilt),
+        )
     column = rules["columns"][column_id]
     column.update(where="platform", level=rules["laid"], lane=lane)
     if ctx.record:
@@ -1139,7 +1164,10 @@ def _give_up_build(ctx: _Context, seat: int, column_id: int, holding: dict | Non
         if world.has_column(column_id):  # a placement that broke a rule: off the top first
             world.remove_column(column_id)
         lane = holding.get("origin_lane", column["lane"])
-        world.add_column(column_id, lane, tuple(holding["origin"]))
+        side = holding.get("origin_side")
+        world.add_column(
+            column_id, lane, tuple(holding["origin"]), side_pose=tuple(side) if side else None
+        )
         column.update(where=holding["origin_where"], level=holding["origin_level"], lane=lane)
         result = _settle_and_sync(ctx, reference, _last_time(ctx.frames))
         if result.collapsed:

@@ -34,6 +34,8 @@ class MatchReport:
     turns: int = 0
     collapse_action: str | None = None  # the action type during which the villa fell
     collapse_reason: str | None = None
+    collapse_view: str | None = None  # "front" or "side" (depth), where it showed first
+    outcome: str | None = None
     protests: int = 0
     protests_won: int = 0
     claims: int = 0
@@ -103,6 +105,8 @@ def play_match(
         slowest_decision=round(slowest, 3),
         collapse_action=last_action if collapse else None,
         collapse_reason=collapse["reason"] if collapse else None,
+        collapse_view=collapse.get("view", "front") if collapse else None,
+        outcome=rules.get("outcome"),
         states_checked=checked,
         states_that_moved=moved,
         worst_reload_shift=round(worst, 3),
@@ -125,6 +129,13 @@ def run(
         yield asdict(report)
 
 
+def _count(values) -> dict:
+    counts: dict = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    return dict(sorted(counts.items()))
+
+
 def totals(reports: list[dict]) -> dict:
     """Sums and rates over a list of MatchReport dicts."""
     n = len(reports) or 1
@@ -139,6 +150,8 @@ def totals(reports: list[dict]) -> dict:
         "mean_actions": round(sum(r["actions"] for r in reports) / n, 1),
         "turns": {"min": min(turns), "median": statistics.median(turns), "max": max(turns)},
         "collapse_causes": causes,
+        "collapse_views": _count(r["collapse_view"] for r in reports if r["collapsed"]),
+        "outcomes": _count(r["outcome"] or "none" for r in reports),
         "end_reasons": {
             reason: sum(1 for r in reports if r["end_reason"] == reason)
             for reason in sorted({r["end_reason"] for r in reports})

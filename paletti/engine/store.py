@@ -5,7 +5,7 @@ import json
 import struct
 import zlib
 
-from .physics import BASE_TOP, TABLE_TOP, World, quantise_pose
+from .physics import BASE_TOP, LANE_DEPTH, TABLE_TOP, World, quantise_pose
 from .pieces import (
     BASE_LENGTH,
     BASE_THICKNESS,
@@ -88,6 +88,10 @@ def replay(seed: int, players, options: dict | None, log: list[dict]) -> State:
     return state
 
 
+def _shown(pose: list | None) -> list | None:
+    return quantise_pose(*pose) if pose else None
+
+
 def state_to_json(state: State) -> dict:
     """What the UI shows: pieces with quantised poses, scores, seal, turn, phase, result."""
     rules = state.rules
@@ -110,6 +114,8 @@ def state_to_json(state: State) -> dict:
                 "y": shown[1],
                 "angle": shown[2],
                 "lane": column["lane"],
+                # The side view (depth across, see docs/paletti.md "Depth"): [z, y, angle].
+                "side": _shown(column.get("side")),
                 "locked": column["locked"],
                 "removed": column["where"] == "out",
                 "in_hand": column["where"] == "hand",
@@ -130,6 +136,7 @@ def state_to_json(state: State) -> dict:
                 "x": shown[0],
                 "y": shown[1],
                 "angle": shown[2],
+                "side": _shown(platform.get("side")),
             }
         )
     seats = rules["seats"]
@@ -175,5 +182,6 @@ def state_to_json(state: State) -> dict:
             "forbidden_half_width": FORBIDDEN_HALF_WIDTH,
             "column_height": COLUMN_HEIGHT,
             "lanes": list(LANES),
+            "lane_depths": [LANE_DEPTH[lane] for lane in LANES],
         },
     }

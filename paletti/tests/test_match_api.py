@@ -313,17 +313,20 @@ def test_a_reloaded_match_continues_identically(api):
 
 
 def _reach_a_claim(api):
-    """Three builds by two people (seed 42), after which Ada may ask for a platform."""
+    """Three builds by two people (seed 42), after which Ada may ask for a platform.
+
+    The three columns stand across the depth too (lanes 0, 1, 2): on one row, green would
+    tip over."""
     body = create(api, TWO_PEOPLE, seed=42)
     match_id, state = body["id"], body["state"]
-    for colour, column, x in [("pink", 19, -40), ("black", 9, 0), ("white", 4, 45)]:
+    for colour, column, x, lane in [("pink", 19, -40, 0), ("black", 9, 0, 1), ("white", 4, 45, 2)]:
         for action in (
             {"type": "choose_colour", "colour": colour},
             {"type": "touch", "column": column},
             {"type": "pull", "column": column},
         ):
             state = post_action(api, match_id, state["version"], action).json()["state"]
-        places = [a for a in state["legal_actions"] if a["type"] == "place" and a["lane"] == 0]
+        places = [a for a in state["legal_actions"] if a["type"] == "place" and a["lane"] == lane]
         place = min(places, key=lambda a: abs(a["x"] - x))
         state = post_action(api, match_id, state["version"], place).json()["state"]
     return match_id, state
