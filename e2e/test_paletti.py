@@ -40,7 +40,8 @@ def play_by_api(server, page, match, actions):
     for action in actions:
         if action["type"] == "place":
             listed = [a for a in state["legal_actions"] if a["type"] == "place"]
-            action = min(listed, key=lambda a: (a["lane"] != 0, abs(a["x"] - action["x"])))
+            lane = action.get("lane", 0)
+            action = min(listed, key=lambda a: (a["lane"] != lane, abs(a["x"] - action["x"])))
         response = page.request.post(
             f"{server.url}/api/paletti/matches/{match['id']}/actions/",
             data={"version": state["version"], "action": action},
@@ -52,14 +53,15 @@ def play_by_api(server, page, match, actions):
 
 def three_builds():
     """Three whole builds for seed 42 with two people, after which Ada may ask for the
-    green platform."""
+    green platform. The three stand in the three lanes: on one row, green would tip over
+    across the depth."""
     actions = []
-    for colour, column, x in [("pink", 19, -40), ("black", 9, 0), ("white", 4, 45)]:
+    for colour, column, x, lane in [("pink", 19, -40, 0), ("black", 9, 0, 1), ("white", 4, 45, 2)]:
         actions += [
             {"type": "choose_colour", "colour": colour},
             {"type": "touch", "column": column},
             {"type": "pull", "column": column},
-            {"type": "place", "column": column, "x": x},
+            {"type": "place", "column": column, "x": x, "lane": lane},
         ]
     return actions
 

@@ -279,7 +279,12 @@ _EVENT_TEXTS = {
     % {
         "reason": COLLAPSE_REASONS.get(p.get("reason"), p.get("reason") or ""),
         "name": _seat_name(names, p.get("by")),
-    },
+    }
+    + (
+        " " + _("It fell towards the front or the back: the drawing seen from the side shows it.")
+        if p.get("view") == "side"
+        else ""
+    ),
     "game_over": lambda p, who, names: (
         _("The game is over. %(name)s wins.") % {"name": _seat_name(names, p.get("winner"))}
         if isinstance(p.get("winner"), int)

@@ -666,6 +666,7 @@
     layoutCanvas();
     if (first) game.poses = posesOf(data.state);
     animate(data.frames, posesOf(data.state));
+    if (window.PalettiDepth) window.PalettiDepth.show(data.state, data.frames);
     const texts = (data.events || []).map((e) => e.text);
     const handover = handoverText();
     const seal = acted || texts.length ? sealSummary() : "";

@@ -1,0 +1,49 @@
+"""The villa seen from its side: a platform laid on one row of columns tips over across the
+depth, the side drawing shows it fall, and the page says where to look."""
+
+import pytest
+from playwright.sync_api import expect
+
+from e2e.conftest import english_url as url
+from e2e.conftest import screenshot
+from e2e.test_paletti import ADA_AND_BOB, SEED, play_by_api, settled, three_builds
+
+
+def _one_row():
+    """The three builds of three_builds, all in the front lane."""
+    return [
+        {**action, "lane": 0} if action["type"] == "place" else action for action in three_builds()
+    ]
+
+
+def _side_drawing_changes(page):
+    return page.evaluate(
+        """() => {
+            const canvas = document.getElementById("villa-depth");
+            return canvas.toDataURL();
+        }"""
+    )
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_green_on_one_row_falls_over_in_the_side_drawing(seeded_server, page, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    response = page.request.post(
+        seeded_server.url + "/api/paletti/matches/", data={"players": ADA_AND_BOB, "seed": SEED}
+    )
+    match = response.json()
+    actions = _one_row() + [{"type": "ask_platform"}, {"type": "decline"}]
+    play_by_api(seeded_server, page, match, actions)
+    page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
+    expect(page.locator("#paletti-match.ready")).to_be_attached()
+    depth = page.locator("#villa-depth")
+    expect(depth).to_be_visible()
+    box = depth.bounding_box()
+    assert box["width"] > 150 and box["height"] > 80
+    before = _side_drawing_changes(page)
+    page.get_by_role("button", name="Lay it here").click()
+    expect(page.locator("#narration")).to_contain_text("the drawing seen from the side shows it")
+    settled(page)
+    page.wait_for_timeout(500)
+    assert _side_drawing_changes(page) != before
+    screenshot(page, f"paletti-depth-fall-{width}")
