@@ -24,6 +24,11 @@ SIMULATION_BUDGET = 30
 SAFE_SHIFT = 0.3 * COLUMN_HEIGHT * 0.5
 # A pull drags what the column carries: the careful bot accepts less movement there (mm).
 SAFE_PULL_SHIFT = 1.5
+# A careful bot protests when it thinks it can prove the claim wrong: when some pull it
+# could make as the protester looks this much riskier than it would accept for its own
+# move, at most (a player protests on what they see, then feels the load). After touching,
+# its second look may then find the pull too risky: it aborts and the protest fails.
+PROTEST_HOPE = 2.5
 # Once it has touched a column and felt its load, the careful bot checks the pull again
 # imagining its hand this much less steady: a second, more cautious look.
 SECOND_LOOK_UNSTEADINESS = 0.15
@@ -188,8 +193,11 @@ class _Careful:
         pulled, shift = self.outcome(touched, {"type": "pull", "column": column_id, "seat": seat})
         return shift if pulled is not None else float("inf")
 
-    def safest_touch(self, state: State, touches: list[dict]) -> tuple[dict | None, float]:
-        """The touch whose pull is safest, weighted towards valuable columns."""
+    def safest_touch(
+        self, state: State, touches: list[dict], accept: float = SAFE_PULL_SHIFT
+    ) -> tuple[dict | None, float]:
+        """The touch whose pull is safest, weighted towards valuable columns, among those
+        whose pull moves the villa at most `accept` mm."""
         columns = state.rules["columns"]
         # Higher levels first: their columns carry less of the villa.
         order = sorted(touches, key=lambda a: (-columns[a["column"]]["level"], self.rng.random()))
@@ -198,7 +206,7 @@ class _Careful:
             if best is not None and not self.time_left():
                 break
             risk = self.pull_risk(state, action["column"])
-            if risk > SAFE_PULL_SHIFT:
+            if risk > accept:
                 continue
             score = columns[action["column"]]["value"] - risk
             if score > best_score:
@@ -333,7 +341,8 @@ class _Careful:
         protesting, _ = self.outcome(self.state, protest[0])
         if protesting is None:
             return decline
-        touch, _ = self.safest_touch(protesting, _of_type(legal_actions(protesting), "touch"))
+        touches = _of_type(legal_actions(protesting), "touch")
+        touch, _ = self.safest_touch(protesting, touches, SAFE_PULL_SHIFT * PROTEST_HOPE)
         return protest[0] if touch is not None else decline
 
     def best_removal(self) -> dict:

@@ -30,6 +30,7 @@ from .pieces import (
     BASE_THICKNESS,
     COLUMN_HEIGHT,
     COLUMNS,
+    LANE_DEPTH,
     LANES,
     PLATFORM_LENGTHS,
     PLATFORM_MASSES,
@@ -91,11 +92,6 @@ TABLE_TOP = 0.0
 # The table: wide enough that nothing falling from the villa slides off it (mm).
 TABLE_HALF_LENGTH = 2000.0
 BASE_TOP = TABLE_TOP + BASE_THICKNESS
-
-# Depth (side view): the lanes' depths relative to the middle of what a column stands on (mm).
-# Estimate: 30 mm apart, so that a column of any width in an outer lane still stands wholly
-# on the red platform (95 mm deep, as long as it is wide: the platforms are square).
-LANE_DEPTH = {0: -30.0, 1: 0.0, 2: 30.0}
 
 # Collision categories: bit 0 for platforms, base and table, then one bit per lane.
 SOLID_CATEGORY = 1

@@ -59,6 +59,11 @@ FORBIDDEN_HALF_WIDTH = 25.0
 
 # Depth lanes: 3, so columns at different depths pass each other (docs/paletti.md, "Depth").
 LANES = (0, 1, 2)
+# Depth of each lane (side view), relative to the middle of what a column stands on (mm):
+# lane 0 at the front, 1 in the middle, 2 at the back. Estimate: 30 mm apart, so that a
+# column of any width in an outer lane still stands wholly on red (95 mm deep, as long as it
+# is wide: the platforms are square).
+LANE_DEPTH = {0: -30.0, 1: 0.0, 2: 30.0}
 
 
 @dataclass(frozen=True)

@@ -5,13 +5,14 @@ import json
 import struct
 import zlib
 
-from .physics import BASE_TOP, LANE_DEPTH, TABLE_TOP, World, quantise_pose
+from .physics import BASE_TOP, TABLE_TOP, World, quantise_pose
 from .pieces import (
     BASE_LENGTH,
     BASE_THICKNESS,
     COLUMN_HEIGHT,
     COLUMNS,
     FORBIDDEN_HALF_WIDTH,
+    LANE_DEPTH,
     LANES,
     PLATFORM_LENGTHS,
     PLATFORM_THICKNESS,
