@@ -3,6 +3,14 @@
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from .engine import COLUMNS, default_setup
+from .engine.pieces import (
+    BASE_LENGTH,
+    COLUMN_HEIGHT,
+    FORBIDDEN_HALF_WIDTH,
+    LANES,
+    PLATFORM_LENGTHS,
+)
 from .models import Match
 
 MAX_PLAYERS = 4
@@ -20,8 +28,28 @@ def setup(request):
     return render(
         request,
         "paletti/setup.html",
-        {"seed": _seed(request), "seats": range(1, MAX_PLAYERS + 1)},
+        {
+            "seed": _seed(request),
+            "seats": range(1, MAX_PLAYERS + 1),
+            "arrangement": _arrangement(),
+        },
     )
+
+
+def _arrangement() -> dict:
+    """What the set-up page needs to let the players arrange the columns themselves: the
+    usual arrangement to start from, and the pieces' sizes to draw it."""
+    return {
+        "setup": default_setup(),
+        "columns": [
+            {"id": c.id, "colour": c.colour, "kind": c.kind, "width": c.width} for c in COLUMNS
+        ],
+        "base_length": BASE_LENGTH,
+        "forbidden_half_width": FORBIDDEN_HALF_WIDTH,
+        "column_height": COLUMN_HEIGHT,
+        "blue_length": PLATFORM_LENGTHS[0],
+        "lanes": list(LANES),
+    }
 
 
 @ensure_csrf_cookie

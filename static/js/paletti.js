@@ -188,7 +188,7 @@
       options: {
         seal_start: data.get("seal_start"),
         tremor: Number(data.get("tremor")),
-        setup: data.get("setup") ? "random" : "default",
+        setup: window.PalettiArrange ? window.PalettiArrange.option(form) : data.get("setup") || "default",
       },
     };
     if (data.get("seed")) payload.seed = Number(data.get("seed"));
