@@ -58,6 +58,8 @@ def record_is_foreign():
 
 @register.simple_tag
 def play_url(game):
-    """Where a game with a playable version on this site is played, or "" (settings.PLAYABLE_GAMES)."""
+    """Where a game that has a playable version on this site is played, or "".
+
+    The playable games are settings.PLAYABLE_GAMES."""
     name = settings.PLAYABLE_GAMES.get(game.slug)
     return reverse(name) if name else ""
