@@ -500,8 +500,10 @@ def test_each_bot_action_is_its_own_step_named_after_the_bot(api):
     assert steps[0]["by_bot"] is False and steps[0]["name"] == "Ada"
     bot_steps = steps[1:]
     assert len(bot_steps) >= 3, [s["type"] for s in steps]
-    assert len(bot_steps) == MatchAction.objects.filter(match_id=match_id, by_bot=True).count() - (
-        body["state"]["version"]
+    assert (
+        len(bot_steps)
+        == MatchAction.objects.filter(match_id=match_id, by_bot=True).count()
+        - (body["state"]["version"])
     )
     for step in bot_steps:
         assert step["lines"][0].startswith("Robot "), step
