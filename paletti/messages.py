@@ -458,6 +458,10 @@ def translate_steps(steps: list[dict], events: list[dict], names: list[str]) -> 
             **step,
             "name": _seat_name(names, step.get("seat")),
             "lines": step_lines(step, events, names),
+            # A turn passed (not a waived penalty): the page explains a run of them.
+            "passed": any(
+                e.get("code") == "passed" for e in events[step["events"][0] : step["events"][1]]
+            ),
         }
         for step in steps
     ]
