@@ -1454,6 +1454,12 @@
     game.busy = true;
     root.setAttribute("data-telling", "");
     lines.replaceChildren();
+    draw();
+    // A page just opened has no scores yet: show them now rather than after the story.
+    if (!root.querySelector("#scoreboard").children.length) {
+      renderScores();
+      renderTray();
+    }
     const show = (text) => {
       lines.append(el("p", { class: "line", text }));
       log.prepend(el("li", { text }));
