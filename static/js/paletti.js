@@ -1305,7 +1305,7 @@
           ? gettext("Another player may protest. If they then manage to move a column from under the top platform to the top, no platform is laid and they may take any column out of the game. If they fail, you may take one of their columns out of the game.")
           : gettext("Another player may protest. If they then manage to move one of your columns to the top, that column leaves the game and no platform is laid. If they fail, you may take one of their columns out of the game."),
       }),
-      el("p", { text: fmt(gettext("If nobody protests, you lay the %(platform)s platform."), { platform }) }),
+      el("p", { text: fmt(gettext("If nobody protests, you may lay the %(platform)s platform."), { platform }) }),
     );
     const free = freeColumnsOf(game.state.turn);
     if (!polishProtest() && free > 0) {
