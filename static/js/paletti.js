@@ -1479,6 +1479,9 @@
       const step = steps[story.next++];
       if (step.by_bot) bannerForBot(step.seat);
       [...step.lines, ...passStreakLines(step)].forEach(show);
+      // Outline the column a bot acts on, so the eye finds it in the drawing.
+      game.highlight = step.by_bot && step.column !== undefined ? step.column : null;
+      draw();
       const slice = frames.slice(step.frames[0], step.frames[1]);
       let wait = step.by_bot ? BOT_PAUSE_MS : 400;
       if (slice.length) {
@@ -1500,6 +1503,7 @@
         const step = steps[story.next++];
         [...step.lines, ...passStreakLines(step)].forEach(show);
       }
+      game.highlight = null;
       animate([], target);
       root.removeAttribute("data-telling");
       game.busy = false;
