@@ -257,3 +257,20 @@ def test_the_setup_explains_shaky_hands(seeded_server, device):
     expect(group).to_be_visible()
     expect(group).to_contain_text("about 1.5 mm")
     expect(group.get_by_label("a little")).to_have_value("1.5")
+
+
+def test_under_the_polish_protest_rule_the_warning_says_what_that_rule_costs(seeded_server, device):
+    page = device
+    response = page.request.post(
+        seeded_server.url + "/api/paletti/matches/",
+        data={"players": ADA_AND_BOB, "seed": SEED, "options": {"protest": "polish"}},
+    )
+    match = response.json()
+    play_by_api(seeded_server, page, match, three_builds())
+    page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
+    expect(page.locator("#paletti-match.ready")).to_be_attached()
+    expect(page.locator("#claim-risk")).to_contain_text("no platform is laid")
+    press(page, page.get_by_role("button", name="Ask for the green platform"))
+    warning = page.locator(".claim-warning")
+    expect(warning).to_contain_text("they may take any column out of the game")
+    expect(warning.locator(".claim-count")).to_have_count(0)
