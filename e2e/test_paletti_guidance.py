@@ -78,6 +78,9 @@ def test_a_bots_turn_is_told_one_named_action_at_a_time(seeded_server, device):
     expect(lines(page)).to_have_count(1)
     expect(page.locator("#turn-banner")).to_contain_text("Bob (bot) is playing.")
     expect(page.get_by_role("button", name="Skip ahead")).to_be_visible()
+    # Ada cannot act before the bot's turn is told (or skipped), and is not shown "to play".
+    expect(page.get_by_role("button", name="Play black")).to_have_count(0)
+    expect(page.locator("#scoreboard .badge.turn")).to_be_hidden()
     shown = time.monotonic()
     expect(lines(page)).to_have_count(2, timeout=6000)
     assert time.monotonic() - shown > 1.0
