@@ -17,6 +17,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 SCREENSHOTS = Path(__file__).parent / "screenshots"
+PACE_ALL_AT_ONCE = "localStorage.setItem('paletti-bots-one-by-one', 'no');"
 
 # live_server runs in a thread; Playwright's sync API keeps an event loop in this one.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -41,6 +42,9 @@ def seeded_server(live_server, transactional_db):
 @pytest.fixture(params=[390, 1280], ids=["phone", "desktop"])
 def page(request, browser):
     context = browser.new_context(viewport={"width": request.param, "height": 900})
+    # Most tests check what a turn leads to, not its pace: they choose, as a player can,
+    # to see the bots' moves all at once (test_paletti_pace.py covers the pace).
+    context.add_init_script(PACE_ALL_AT_ONCE)
     page = context.new_page()
     page.width = request.param
     yield page

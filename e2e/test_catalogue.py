@@ -13,7 +13,7 @@ def test_search_from_home_then_open_a_record(seeded_server, page):
     page.get_by_label("Find a game").fill("maitre d'oeuvre")
     page.get_by_label("Find a game").press("Enter")
     expect(page.locator(".results-count")).to_contain_text("1")
-    page.get_by_role("link", name="Villa Paletti").click()
+    page.get_by_role("link", name="Villa Paletti", exact=True).click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Villa Paletti")
     expect(page.locator(".record")).to_contain_text("Bill Payne")
     screenshot(page, "game")

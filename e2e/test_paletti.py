@@ -137,6 +137,8 @@ def test_hot_seat_claim_and_answer(seeded_server, page):
     page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
     expect(page.locator("#turn-banner")).to_contain_text("Ada, your turn")
     page.get_by_role("button", name="Ask for the green platform").click()
+    # The first claim says what it risks and asks again.
+    page.get_by_role("button", name="Yes, ask for it").click()
     expect(page.locator("#turn-banner")).to_contain_text("Bob, your turn")
     expect(page.locator("#prompt")).to_contain_text("Ada asks for a new platform")
     screenshot(page, "paletti-claim")

@@ -32,7 +32,12 @@ def _listing_queryset():
 def home(request):
     """The front door: a search box and the collection."""
     games = _listing_queryset().order_by("title")[:PAGE_SIZE]
-    return render(request, "games/home.html", {"games": games, "total": Game.objects.count()})
+    playable = Game.objects.filter(slug__in=settings.PLAYABLE_GAMES).order_by("title")
+    return render(
+        request,
+        "games/home.html",
+        {"games": games, "total": Game.objects.count(), "playable": playable},
+    )
 
 
 @catalogue_page

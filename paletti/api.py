@@ -243,12 +243,15 @@ class MatchListView(MatchAPIView):
         outcome = services.create_match(
             seats=seats, options=dict(data.get("options") or {}), seed=data.get("seed")
         )
+        names = _names(outcome.match)
+        events = messages.translate_events(outcome.events, names)
         return Response(
             {
                 "id": str(outcome.match.id),
                 "state": state_payload(outcome.match, outcome.state),
                 "frames": outcome.frames,
-                "events": messages.translate_events(outcome.events, _names(outcome.match)),
+                "events": events,
+                "steps": messages.translate_steps(outcome.steps, events, names),
             },
             status=status.HTTP_201_CREATED,
         )
@@ -268,8 +271,11 @@ class MatchDetailView(MatchAPIView):
 class MatchActionView(MatchAPIView):
     """Play one action: `{"version": n, "action": <an object from legal_actions>}`.
 
-    Answers `{state, frames, events}`, with the bots' answers already played and their
-    frames appended. A stale version is a 409 (the match moved on: reload it); an action
+    Answers `{state, frames, events, steps}`, with the bots' answers already played and
+    their frames appended. `steps` has one entry per action in order (the person's, then
+    each bot's): `seat`, `name`, `by_bot`, `type`, the `[start, end)` slices of `frames`
+    and `events` it produced, and `lines`, what it did in sentences (a bot's first one
+    names it). A stale version is a 409 (the match moved on: reload it); an action
     the rules refuse now is a 400 whose `detail` says why, and the match is unchanged.
     """
 
@@ -284,6 +290,7 @@ class MatchActionView(MatchAPIView):
                     "state": serializers.DictField(),
                     "frames": serializers.ListField(),
                     "events": serializers.ListField(),
+                    "steps": serializers.ListField(),
                 },
             ),
             400: OpenApiResponse(description="Malformed, or refused by the rules."),
@@ -311,10 +318,13 @@ class MatchActionView(MatchAPIView):
             return _error(error.code, messages.refusal(error.code, error.reason), 400)
         except engine.IllegalAction as illegal:
             return _error(illegal.code, messages.refusal(illegal.code, illegal.reason), 400)
+        names = _names(outcome.match)
+        events = messages.translate_events(outcome.events, names)
         return Response(
             {
                 "state": state_payload(outcome.match, outcome.state),
                 "frames": outcome.frames,
-                "events": messages.translate_events(outcome.events, _names(outcome.match)),
+                "events": events,
+                "steps": messages.translate_steps(outcome.steps, events, names),
             }
         )

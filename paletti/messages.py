@@ -5,7 +5,7 @@ and this module turns them into translated sentences for the API and the page.
 """
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from .engine import COLUMNS, PLATFORM_COLOURS
 
@@ -308,4 +308,165 @@ def translate_events(events: list[dict], names: list[str] | None = None) -> list
     return [
         {**event, "english": event.get("text", ""), "text": event_text(event, names)}
         for event in events
+    ]
+
+
+def describe_column_as_object(column_id) -> str:
+    """ "the pink thick round column" as the object of a verb, in its own forms so that a
+    language with cases can decline it (Polish: "białą małą okrągłą kolumnę")."""
+    try:
+        spec = COLUMNS[int(column_id)]
+    except (TypeError, ValueError, IndexError):
+        return _("a column")
+    return pgettext("a column named as the object of a verb", "the %(colour)s %(kind)s") % {
+        "colour": OBJECT_COLOURS.get(spec.colour, COLOURS.get(spec.colour, spec.colour)),
+        "kind": OBJECT_KINDS[spec.kind],
+    }
+
+
+OBJECT_COLOURS = {
+    "white": pgettext_lazy("a column named as the object of a verb", "white"),
+    "black": pgettext_lazy("a column named as the object of a verb", "black"),
+    "purple": pgettext_lazy("a column named as the object of a verb", "purple"),
+    "pink": pgettext_lazy("a column named as the object of a verb", "pink"),
+}
+OBJECT_KINDS = {
+    "thin": pgettext_lazy("a column named as the object of a verb", "thin round column"),
+    "hex": pgettext_lazy("a column named as the object of a verb", "hexagonal column"),
+    "thick": pgettext_lazy("a column named as the object of a verb", "thick round column"),
+}
+
+
+def _pass_line(step, who, event):
+    if event is not None and event["code"] != "passed":
+        return None  # a waived penalty or reward, a platform not laid: the event says who
+    if step.get("held_seal"):
+        return _(
+            "%(name)s passes and keeps the seal: none of their columns can go up to the top "
+            "platform, and a new platform would start the count for the seal again."
+        ) % {"name": who}
+    return _(
+        "%(name)s passes: none of their columns can go up to the top platform, and they "
+        "choose not to ask for a new platform."
+    ) % {"name": who}
+
+
+# A bot's action told as one sentence that names it: (the event it replaces, the sentence
+# from the step, the acting seat's name and that event or None). None keeps the events.
+_ACTION_LINES = {
+    "choose_colour": (
+        "colour_chosen",
+        lambda s, who, e: _("%(name)s plays %(colour)s this turn.")
+        % {"name": who, "colour": player_colour(s.get("colour"))},
+    ),
+    "touch": (
+        "touched",
+        lambda s, who, e: _("%(name)s touches %(column)s: it bears %(load)s g.")
+        % {
+            "name": who,
+            "column": describe_column_as_object(s.get("column")),
+            "load": round(float((e or {}).get("load") or 0)),
+        },
+    ),
+    "pull": (
+        "pulled",
+        lambda s, who, e: (
+            _("%(name)s pulls out %(column)s, and the villa still stands.")
+            if e
+            else _("%(name)s pulls out %(column)s.")
+        )
+        % {"name": who, "column": describe_column_as_object(s.get("column"))},
+    ),
+    "place": (
+        "placed",
+        lambda s, who, e: (
+            _("%(name)s stands %(column)s on the %(platform)s platform.")
+            % {
+                "name": who,
+                "column": describe_column_as_object(s.get("column")),
+                "platform": platform(e.get("platform")),
+            }
+            if e
+            else _("%(name)s sets %(column)s down.")
+            % {"name": who, "column": describe_column_as_object(s.get("column"))}
+        ),
+    ),
+    "abort": (
+        "aborted",
+        lambda s, who, e: (
+            _("%(name)s puts %(column)s back: it is locked for the rest of the game.")
+            if (e or {}).get("locked", True)
+            else _("%(name)s puts %(column)s back.")
+        )
+        % {"name": who, "column": describe_column_as_object(s.get("column"))},
+    ),
+    "ask_platform": (
+        "platform_asked",
+        lambda s, who, e: _(
+            "%(name)s asks for a new platform, claiming that no column can be moved to the "
+            "top any more."
+        )
+        % {"name": who},
+    ),
+    "protest": (
+        "protest",
+        lambda s, who, e: _(
+            "%(name)s protests and will try to prove that a column can still go up."
+        )
+        % {"name": who},
+    ),
+    "decline": (None, lambda s, who, e: _("%(name)s does not protest.") % {"name": who}),
+    "remove_column": (
+        "column_removed",
+        lambda s, who, e: _("%(name)s removes %(column)s from the game.")
+        % {"name": who, "column": describe_column_as_object(s.get("column"))},
+    ),
+    "lay_platform": (
+        "platform_laid",
+        lambda s, who, e: (
+            _("%(name)s lays the %(platform)s platform: the count for the seal starts again.")
+            % {"name": who, "platform": platform(e.get("platform"))}
+            if e
+            else _("%(name)s lays the next platform.") % {"name": who}
+        ),
+    ),
+    "pass": (
+        ("passed", "penalty_waived", "reward_waived", "platform_declined", "platform_impossible"),
+        _pass_line,
+    ),
+}
+
+
+def step_lines(step: dict, events: list[dict], names: list[str]) -> list[str]:
+    """What one action of a request did, as sentences in the active language. A bot's
+    action opens with a sentence naming the bot; a person's is told by its events."""
+    own = events[step["events"][0] : step["events"][1]]
+    texts = [event["text"] for event in own]
+    if not step.get("by_bot") or step.get("type") not in _ACTION_LINES:
+        return texts
+    codes, sentence = _ACTION_LINES[step["type"]]
+    codes = (codes,) if isinstance(codes, str) or codes is None else codes
+    index = next((i for i, e in enumerate(own) if e.get("code") in codes), None)
+    event = own[index] if index is not None else None
+    line = sentence(step, _seat_name(names, step.get("seat")), event)
+    if line is None:
+        return texts
+    if index is not None:
+        texts.pop(index)
+    return [str(line), *texts]
+
+
+def translate_steps(steps: list[dict], events: list[dict], names: list[str]) -> list[dict]:
+    """The request's actions for the page, each with its sentences (`events` translated)."""
+    return [
+        {
+            **step,
+            "name": _seat_name(names, step.get("seat")),
+            "lines": step_lines(step, events, names),
+            # A turn passed (not a waived penalty): the page explains a run of them.
+            "passed": any(
+                e.get("code") == "passed" for e in events[step["events"][0] : step["events"][1]]
+            ),
+        }
+        for step in steps
     ]

@@ -40,6 +40,7 @@ class Outcome:
     state: engine.State
     frames: list = field(default_factory=list)
     events: list = field(default_factory=list)
+    steps: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,9 @@ def create_match(*, seats: list[SeatSpec], options: dict | None = None, seed: in
         return Outcome(match=match, state=state)
     turn = run_engine(match, state, None, version=0)
     _store(match, turn.state, turn.log, 0)
-    return Outcome(match=match, state=turn.state, frames=turn.frames, events=turn.events)
+    return Outcome(
+        match=match, state=turn.state, frames=turn.frames, events=turn.events, steps=turn.steps
+    )
 
 
 def get_match(match_id) -> Match:
@@ -95,7 +98,9 @@ def play(*, match: Match, version: int, action: dict) -> Outcome:
         raise MatchError("bot_to_act", "A bot is to act, not a person.")
     turn = run_engine(match, state, action, version)
     _store(match, turn.state, turn.log, version)
-    return Outcome(match=match, state=turn.state, frames=turn.frames, events=turn.events)
+    return Outcome(
+        match=match, state=turn.state, frames=turn.frames, events=turn.events, steps=turn.steps
+    )
 
 
 @dataclass
@@ -104,17 +109,41 @@ class EngineTurn:
     frames: list
     events: list
     log: list  # (seat, action, by_bot) in order
+    # One entry per action, in order: who acted and which frames and events are its own,
+    # so that a page can tell the bots' actions one at a time.
+    steps: list = field(default_factory=list)
+
+
+def _step(state: engine.State, seat: int, action: dict, by_bot: bool, frames, events) -> dict:
+    """An action of this request: the seat, the action's type (and column or colour), the
+    slices [start, end) of the request's frames and events it produced."""
+    step = {
+        "seat": seat,
+        "by_bot": by_bot,
+        "type": action.get("type"),
+        "frames": frames,
+        "events": events,
+    }
+    for key in ("column", "colour"):
+        if key in action:
+            step[key] = action[key]
+    if action.get("type") == "pass":
+        # A seal holder who passes keeps the seal: a new platform restarts the count.
+        step["held_seal"] = state.rules["seal"]["holder"] == seat
+    return step
 
 
 def run_engine(match: Match, state: engine.State, action: dict | None, version: int):
     """The engine's whole work for one request, without the database: the person's
     action (if any), then bots until a person must act. Deterministic: each bot decision
     draws from its own stream seeded by the match's seed and the action's number."""
-    frames, events, log = [], [], []
+    frames, events, log, steps = [], [], [], []
     if action is not None:
         result = engine.apply_action(state, action)
         frames, events = list(result.frames), list(result.events)
-        log.append((state.rules["to_act"], dict(action), False))
+        seat = state.rules["to_act"]
+        log.append((seat, dict(action), False))
+        steps.append(_step(state, seat, action, False, [0, len(frames)], [0, len(events)]))
         state = result.state
     seats = _seats(match)
     offset = _end_time(frames)
@@ -125,12 +154,23 @@ def run_engine(match: Match, state: engine.State, action: dict | None, version: 
         rng = random.Random(f"{match.seed}:bot:{version + len(log)}")  # noqa: S311
         bot_action = engine.choose_action(state, seats[seat].level, rng)
         result = engine.apply_action(state, bot_action)
+        first_frame, first_event = len(frames), len(events)
         frames.extend(_shifted(result.frames, offset))
         offset = _end_time(frames)
         events.extend(result.events)
         log.append((seat, bot_action, True))
+        steps.append(
+            _step(
+                state,
+                seat,
+                bot_action,
+                True,
+                [first_frame, len(frames)],
+                [first_event, len(events)],
+            )
+        )
         state = result.state
-    return EngineTurn(state=state, frames=frames, events=events, log=log)
+    return EngineTurn(state=state, frames=frames, events=events, log=log, steps=steps)
 
 
 def _store(match, state, log, version):

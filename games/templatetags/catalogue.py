@@ -1,6 +1,6 @@
 from django import template
 from django.conf import settings
-from django.urls import translate_url
+from django.urls import reverse, translate_url
 from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.utils.translation import get_language
@@ -54,3 +54,12 @@ def record_lang():
 def record_is_foreign():
     """Whether the record's own texts are in another language than the page."""
     return _record_is_foreign()
+
+
+@register.simple_tag
+def play_url(game):
+    """Where a game that has a playable version on this site is played, or "".
+
+    The playable games are settings.PLAYABLE_GAMES."""
+    name = settings.PLAYABLE_GAMES.get(game.slug)
+    return reverse(name) if name else ""

@@ -138,3 +138,24 @@ def test_a_playable_game_links_to_its_game(client, seed):
     assert f'href="{reverse("paletti:setup")}"'.encode() in paletti.content
     alhambra = client.get(reverse("games:game-detail", kwargs={"slug": "alhambra"}))
     assert b'class="play-entry"' not in alhambra.content
+
+
+def test_home_and_catalogue_cards_say_which_game_can_be_played_here(client, seed):
+    setup = reverse("paletti:setup")
+    home = client.get(reverse("games:home")).content.decode()
+    assert f'href="{setup}"' in home
+    assert "In your browser" in home
+    listing = client.get(reverse("games:game-list"), {"q": "Villa Paletti"}).content.decode()
+    card = listing[listing.index("game-card-title") :]
+    assert f'href="{setup}"' in card.split("</article>")[0]
+    others = client.get(reverse("games:game-list"), {"players": 5}).content.decode()
+    assert f'href="{setup}"' not in others
+
+
+def test_every_page_links_a_favicon_that_is_served(client, seed):
+    from django.contrib.staticfiles import finders
+
+    page = client.get(reverse("games:home")).content.decode()
+    icon = re.search(r'<link rel="icon" href="([^"]+)"', page)
+    assert icon, "no icon link in the base template"
+    assert finders.find("favicon.svg")

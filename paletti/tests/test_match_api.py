@@ -1,6 +1,7 @@
 """The match API: creation, state, each kind of action and each refusal."""
 
 import json
+import re
 import threading
 
 import pytest
@@ -486,3 +487,64 @@ def test_the_polish_readings_are_options_of_a_match(api):
         format="json",
     )
     assert response.status_code == 400
+
+
+def test_each_bot_action_is_its_own_step_named_after_the_bot(api):
+    """The page tells a bot's turn one action at a time: each step says who acted, which
+    frames and events are its own, and opens on a sentence naming the bot."""
+    body = create(api, HUMAN_AND_BOT, seed=3)
+    state, match_id = body["state"], body["id"]
+    for kind in ("choose_colour", "touch", "pull", "place"):
+        if state["status"] != "playing" or kind not in kinds(state):
+            continue
+        result = post_action(api, match_id, state["version"], first(state, kind)).json()
+        state = result["state"]
+    steps = result["steps"]
+    assert steps[0]["by_bot"] is False and steps[0]["name"] == "Ada"
+    bot_steps = steps[1:]
+    assert len(bot_steps) >= 3, [s["type"] for s in steps]
+    assert (
+        len(bot_steps)
+        == MatchAction.objects.filter(match_id=match_id, by_bot=True).count()
+        - (body["state"]["version"])
+    )
+    for step in bot_steps:
+        assert step["lines"][0].startswith("Robot "), step
+    # Steps cover the frames and events in order, without gaps or overlaps.
+    assert [s["frames"][0] for s in steps[1:]] == [s["frames"][1] for s in steps[:-1]]
+    assert steps[-1]["frames"][1] == len(result["frames"])
+    assert steps[-1]["events"][1] == len(result["events"])
+    touch = next(s for s in bot_steps if s["type"] == "touch")
+    assert re.match(r"Robot touches the \w+ [\w ]+ column: it bears \d+ g\.", touch["lines"][0])
+
+
+def test_a_bot_that_declines_a_claim_says_so_in_every_language(api):
+    body = create(api, HUMAN_AND_BOT, seed=42)
+    match_id, state = body["id"], body["state"]
+    state = _play_until(api, match_id, state, lambda s: "ask_platform" in kinds(s))
+    french = APIClient(HTTP_ACCEPT_LANGUAGE="fr")
+    result = post_action(french, match_id, state["version"], first(state, "ask_platform")).json()
+    answer = next(s for s in result["steps"] if s["by_bot"])
+    assert answer["type"] in ("decline", "protest")
+    if answer["type"] == "decline":
+        assert answer["lines"][0] == "Robot ne proteste pas."
+    else:
+        assert answer["lines"][0].startswith("Robot proteste")
+
+
+def _play_until(api, match_id, state, wanted, turns=12):
+    """Ada builds (first colour, first column, the most central placement) until `wanted`
+    holds for her state."""
+    for _ in range(turns * 4):
+        if wanted(state):
+            return state
+        assert state["status"] == "playing", "the match ended first"
+        for kind in ("choose_colour", "touch", "pull"):
+            if kind in kinds(state):
+                action = first(state, kind)
+                break
+        else:
+            places = [a for a in state["legal_actions"] if a["type"] == "place"]
+            action = min(places, key=lambda a: (a["lane"], abs(a["x"])))
+        state = post_action(api, match_id, state["version"], action).json()["state"]
+    raise AssertionError("never reached")

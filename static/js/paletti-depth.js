@@ -5,7 +5,8 @@
  * lane stand one behind the other and a platform resting on one row of columns can tip.
  * It draws state.columns[].side and state.platforms[].side ([z, y, angle], mm, y up) and
  * animates the "side" poses of the frames. No framework; paletti.js calls
- * window.PalettiDepth.show(state, frames) after every answer from the server.
+ * window.PalettiDepth.show(state, frames) after every answer from the server, and
+ * PalettiDepth.play(frames) for each action of a bot's turn told one at a time.
  */
 (function () {
   "use strict";
@@ -128,13 +129,31 @@
     return [p0[0] + (p1[0] - p0[0]) * k, p0[1] + (p1[1] - p0[1]) * k, p0[2] + (p1[2] - p0[2]) * k];
   }
 
+  // The state after an answer: animate its frames, then show the state's poses.
   function show(state, frames) {
+    if (!adopt(state)) return;
+    run(frames, posesOf(state));
+  }
+
+  // Take a new state without moving the pieces yet (a turn about to be told step by step).
+  function adopt(state) {
     view.canvas = view.canvas || document.getElementById("villa-depth");
-    if (!view.canvas) return;
-    const first = view.state === null;
+    if (!view.canvas) return false;
+    if (view.state === null) view.poses = posesOf(state);
     view.state = state;
-    const target = posesOf(state);
-    if (first) view.poses = target;
+    return true;
+  }
+
+  // Part of an answer's frames (one action told at a time): animate them from where the
+  // pieces are, and stay where they end.
+  function play(frames) {
+    if (!view.state) return;
+    const target = { ...view.poses };
+    for (const frame of frames || []) Object.assign(target, frame.side || {});
+    run(frames, target);
+  }
+
+  function run(frames, target) {
     const moving = (frames || []).filter((f) => f.side);
     view.anim = null;
     if (!moving.length || reducedMotion()) {
@@ -170,5 +189,5 @@
   }
 
   window.addEventListener("resize", draw);
-  window.PalettiDepth = { show };
+  window.PalettiDepth = { show, adopt, play };
 })();

@@ -136,7 +136,7 @@
   // A new match's first events (a bot may have played first) are told on the play page.
   function rememberIntro(data) {
     try {
-      sessionStorage.setItem("paletti-intro-" + data.id, JSON.stringify(data.events || []));
+      sessionStorage.setItem("paletti-intro-" + data.id, JSON.stringify({ events: data.events || [], steps: data.steps || [] }));
     } catch (_e) {
       /* private mode: the intro is only a nicety */
     }
@@ -261,6 +261,10 @@
     busy: false,
     view: null,
     drag: null, // pointer samples of a drag pulling the touched column out
+    oneByOne: true, // bots' actions told one at a time (a choice kept in localStorage)
+    story: null, // the answer being told step by step
+    passStreak: {}, // seat → turns passed in a row
+    claimWarned: new Set(), // seats warned of a claim's risk, this page
   };
 
   function posesOf(state) {
@@ -665,6 +669,12 @@
     resetGhost();
     layoutCanvas();
     if (first) game.poses = posesOf(data.state);
+    if (tellsBotsOneByOne(data)) {
+      if (window.PalettiDepth) window.PalettiDepth.adopt(data.state);
+      tellSteps(data, acted);
+      return;
+    }
+    if (acted && data.frames && data.frames.length) keepVillaInView();
     animate(data.frames, posesOf(data.state));
     if (window.PalettiDepth) window.PalettiDepth.show(data.state, data.frames);
     const texts = (data.events || []).map((e) => e.text);
@@ -735,7 +745,7 @@
     renderGameOver(acted);
     if (acted && hadFocus && state.status === "playing") {
       const first = actions.querySelector("[data-primary]") || actions.querySelector("button, [tabindex='0']");
-      if (first) first.focus();
+      if (first) first.focus({ preventScroll: narrowScreen() });
     }
   }
 
@@ -802,19 +812,21 @@
         box.append(el("button", { type: "button", class: "secondary", onclick: () => post({ ...pull, ...hand.quick }), text: gettext("Pull it out quickly") }));
       }
       if (abort) box.append(abortButton(abort, abortLabel()));
-      return fmt(gettext("The %(column)s bears %(load)s g. Drag it sideways out of the villa (slow and steady is safest), or use a button; or abort (Escape) and put it back."), {
-        column: columnName(col),
-        load: Math.round(touched.load),
-      });
+      box.prepend(loadGauge(touched.load));
+      const text = touchFirst()
+        ? gettext("The %(column)s bears %(load)s g. Drag it sideways out of the villa with your finger (slow and steady is safest), or use a button; or put it back.")
+        : gettext("The %(column)s bears %(load)s g. Drag it sideways out of the villa (slow and steady is safest), or use a button; or abort (Escape) and put it back.");
+      return fmt(text, { column: columnName(col), load: Math.round(touched.load) });
     },
     holding(box) {
       const top = topPlatform(game.state);
       placementControls(box, legal("place"), true);
       const abort = legal("abort")[0];
       if (abort) box.append(abortButton(abort, abortLabel()));
-      return fmt(gettext("Choose where to stand the column on the %(platform)s platform: drag or tap on it, or use the arrow keys, then place it."), {
-        platform: colourName(top.colour),
-      });
+      const text = touchFirst()
+        ? gettext("Choose where to stand the column on the %(platform)s platform: tap or drag on the drawing, or use ◀ and ▶, then place it.")
+        : gettext("Choose where to stand the column on the %(platform)s platform: drag or tap on it, or use the arrow keys, then place it.");
+      return fmt(text, { platform: colourName(top.colour) });
     },
     claim(box) {
       addAnswer(box);
@@ -867,11 +879,13 @@
     box.append(
       el("button", {
         type: "button",
-        class: "secondary",
-        onclick: () => post(ask),
+        class: "secondary claim",
+        "aria-describedby": "claim-risk",
+        onclick: () => askPlatform(ask, box),
         text: fmt(gettext("Ask for the %(platform)s platform"), { platform: colourName(next ? next.colour : "") }),
       }),
     );
+    box.append(el("p", { id: "claim-risk", class: "help claim-risk", text: claimRiskShort() }));
   }
 
   function addAnswer(box) {
@@ -993,9 +1007,7 @@
       el("p", {
         id: "placer-help",
         class: "help",
-        text: withLanes
-          ? gettext("Left and right arrows move it, up and down change the lane, Enter places it.")
-          : gettext("Left and right arrows move it, Enter lays it."),
+        text: placerHelp(withLanes),
       }),
     );
     if (withLanes) {
@@ -1216,6 +1228,301 @@
     window.location.assign(matchUrl(game.root.dataset.matchUrl, result.data.id));
   }
 
+  /* ---------- Device: a phone keeps the villa in sight and gets touch instructions ---------- */
+
+  // Below this width the drawing is not sticky (paletti.css): the page scrolls it away.
+  const narrowScreen = () => window.matchMedia("(max-width: 59.99rem)").matches;
+  const touchFirst = () => window.matchMedia("(hover: none) and (pointer: coarse)").matches;
+
+  function placerHelp(withLanes) {
+    if (touchFirst()) {
+      return withLanes
+        ? gettext("Tap the drawing where it should stand, or use ◀ and ▶; choose the lane below, then tap “Place it here”.")
+        : gettext("Tap the drawing where it should lie, or use ◀ and ▶, then tap “Lay it here”.");
+    }
+    return withLanes
+      ? gettext("Left and right arrows move it, up and down change the lane, Enter places it.")
+      : gettext("Left and right arrows move it, Enter lays it.");
+  }
+
+  // On a phone, bring the drawing back into view before it moves, so nobody misses it.
+  function keepVillaInView() {
+    if (!narrowScreen()) return;
+    const rect = game.canvas.getBoundingClientRect();
+    const seen = Math.min(rect.bottom, window.innerHeight) - Math.max(rect.top, 0);
+    if (seen >= Math.min(rect.height, window.innerHeight) * 0.9) return;
+    game.canvas.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
+  }
+
+  /* ---------- The claim: say what it risks before it is made ---------- */
+
+  const polishProtest = () => game.state.options && game.state.options.protest === "polish";
+
+  function claimRiskShort() {
+    return polishProtest()
+      ? gettext("Risky: if another player proves that a column can still go up, no platform is laid and they may take a column out of the game.")
+      : gettext("Risky: if another player proves that one of your columns can still go up, you lose that column.");
+  }
+
+  // The claimant's columns a protester could try to move: in play, not locked, below the top.
+  function freeColumnsOf(seat) {
+    const state = game.state;
+    const colours = state.seats[seat] ? state.seats[seat].colours : [];
+    const laid = state.platforms.filter((p) => p.laid).length;
+    return state.columns.filter(
+      (c) => colours.includes(c.colour) && !c.removed && !c.in_hand && !c.locked && !(c.where === "platform" && c.level === laid),
+    ).length;
+  }
+
+  function askPlatform(ask, box) {
+    const key = "paletti-claim-warned-" + game.state.id + "-" + game.state.turn;
+    let warned = game.claimWarned.has(key);
+    try {
+      warned = warned || sessionStorage.getItem(key) === "1";
+      sessionStorage.setItem(key, "1");
+    } catch (_e) {
+      /* private mode: remembered for this page only */
+    }
+    game.claimWarned.add(key);
+    if (warned) post(ask);
+    else showClaimWarning(ask, box);
+  }
+
+  // The first claim of a seat in a match: what it means and what it costs, plainly.
+  function showClaimWarning(ask, box) {
+    const next = nextPlatform(game.state);
+    const platform = colourName(next ? next.colour : "");
+    const heading = el("h3", {
+      id: "claim-warning-heading",
+      tabindex: "-1",
+      text: fmt(gettext("Ask for the %(platform)s platform?"), { platform }),
+    });
+    const section = el(
+      "section",
+      { class: "claim-warning", "aria-labelledby": "claim-warning-heading" },
+      heading,
+      el("p", { text: gettext("Asking for a platform means saying that none of your columns can go up to the top platform any more.") }),
+      el("p", {
+        text: polishProtest()
+          ? gettext("Another player may protest. If they then manage to move a column from under the top platform to the top, no platform is laid and they may take any column out of the game. If they fail, you may take one of their columns out of the game.")
+          : gettext("Another player may protest. If they then manage to move one of your columns to the top, that column leaves the game and no platform is laid. If they fail, you may take one of their columns out of the game."),
+      }),
+      el("p", { text: fmt(gettext("If nobody protests, you may lay the %(platform)s platform."), { platform }) }),
+    );
+    const free = freeColumnsOf(game.state.turn);
+    if (!polishProtest() && free > 0) {
+      const text = ngettext(
+        "You still have %(count)s column that is not locked and not on the top platform: a protest may well succeed.",
+        "You still have %(count)s columns that are not locked and not on the top platform: a protest may well succeed.",
+        free,
+      );
+      section.append(el("p", { class: "claim-count", text: fmt(text, { count: free }) }));
+    }
+    const row = el("div", { class: "nudge" });
+    row.append(el("button", { type: "button", "data-primary": true, onclick: () => renderPanel(false), text: gettext("No, keep building") }));
+    row.append(el("button", { type: "button", class: "secondary", onclick: () => post(ask), text: gettext("Yes, ask for it") }));
+    section.append(row);
+    box.replaceChildren(section);
+    game.root.querySelector("#prompt").textContent = "";
+    heading.focus({ preventScroll: narrowScreen() });
+    if (narrowScreen()) section.scrollIntoView({ block: "nearest" });
+  }
+
+  /* ---------- Load at a glance ---------- */
+
+  // How heavy the load on a touched column is, in words and colour for a child; the grams
+  // stay written beside it. The bands are our estimates: a thick column weighs 16 g, the
+  // blue platform 150 g, and a column under blue carries a share of it and of all above.
+  const LOAD_BANDS = [
+    { below: 1, level: "free", word: gettext("Nothing rests on it: safe to pull") },
+    { below: 40, level: "light", word: gettext("Light load") },
+    { below: 100, level: "heavy", word: gettext("Heavy load: pull slowly") },
+    { below: Infinity, level: "very-heavy", word: gettext("Very heavy load: risky!") },
+  ];
+  const LOAD_GAUGE_MAX = 200;
+
+  function loadGauge(load) {
+    const band = LOAD_BANDS.find((b) => load < b.below);
+    const grams = fmt(gettext("%(load)s g"), { load: Math.round(load) });
+    return el(
+      "div",
+      { class: "load-gauge load-" + band.level, "data-load": Math.round(load) },
+      el("span", { class: "load-word", text: band.word }),
+      el("meter", {
+        min: 0,
+        max: LOAD_GAUGE_MAX,
+        low: 40,
+        high: 100,
+        optimum: 0,
+        value: Math.min(load, LOAD_GAUGE_MAX),
+        "aria-label": gettext("Weight resting on this column"),
+        "aria-valuetext": grams,
+      }),
+      el("span", { class: "load-grams", text: grams }),
+    );
+  }
+
+  /* ---------- First-game guide, and how bots' turns are told ---------- */
+
+  function stored(key, fallback) {
+    try {
+      const value = localStorage.getItem(key);
+      return value === null ? fallback : value;
+    } catch (_e) {
+      return fallback;
+    }
+  }
+
+  function store(key, value) {
+    try {
+      localStorage.setItem(key, value);
+    } catch (_e) {
+      /* private mode: forgotten with the page */
+    }
+  }
+
+  // Open until it is closed once ("Got it" or its summary); then a one-line reminder.
+  function initGuide(root) {
+    const guide = root.querySelector("#guide");
+    if (!guide) return;
+    guide.open = stored("paletti-guide-seen", "") !== "yes";
+    guide.addEventListener("toggle", () => {
+      if (!guide.open) store("paletti-guide-seen", "yes");
+    });
+    const done = guide.querySelector("#guide-done");
+    if (done) done.addEventListener("click", () => {
+      guide.open = false;
+      store("paletti-guide-seen", "yes");
+      game.root.querySelector("#turn-banner").focus({ preventScroll: true });
+    });
+  }
+
+  function initPace(root) {
+    const box = root.querySelector("#one-by-one");
+    game.oneByOne = stored("paletti-bots-one-by-one", "yes") !== "no";
+    if (!box) return;
+    box.checked = game.oneByOne;
+    box.addEventListener("change", () => {
+      game.oneByOne = box.checked;
+      store("paletti-bots-one-by-one", box.checked ? "yes" : "no");
+    });
+  }
+
+  // A child reads one line at a time: the pause after each bot action, on top of its animation.
+  const BOT_PAUSE_MS = 1700;
+
+  function tellsBotsOneByOne(data) {
+    return game.oneByOne && Array.isArray(data.steps) && data.steps.some((step) => step.by_bot);
+  }
+
+  // A bot that passes turn after turn says why, once it is more than one turn.
+  function passStreakLines(step) {
+    if (step.passed) game.passStreak[step.seat] = (game.passStreak[step.seat] || 0) + 1;
+    else if (["choose_colour", "touch", "ask_platform"].includes(step.type)) game.passStreak[step.seat] = 0;
+    const count = game.passStreak[step.seat] || 0;
+    if (!step.passed || count < 2) return [];
+    const text = ngettext(
+      "%(name)s has now passed %(count)s turn in a row: as long as none of their columns can go up, they will keep passing.",
+      "%(name)s has now passed %(count)s turns in a row: as long as none of their columns can go up, they will keep passing.",
+      count,
+    );
+    return [fmt(text, { name: step.name, count })];
+  }
+
+  function bannerForBot(seat) {
+    const banner = game.root.querySelector("#turn-banner");
+    const s = game.state.seats[seat];
+    if (!s) return;
+    banner.replaceChildren();
+    banner.className = "turn-banner";
+    s.colours.forEach((c) => banner.append(swatch(c)));
+    banner.append(el("span", { text: fmt(gettext("%(name)s (bot) is playing."), { name: s.name }) }));
+  }
+
+  // The actions of one answer told one at a time: the person's own, then each bot's, with
+  // its line and its part of the animation, then a pause; "Skip ahead" shows the rest now.
+  function tellSteps(data, acted) {
+    const root = game.root;
+    const frames = data.frames || [];
+    const steps = data.steps;
+    const target = posesOf(data.state);
+    const lines = root.querySelector("#narration");
+    const log = root.querySelector("#log");
+    const prompt = root.querySelector("#prompt");
+    const actions = root.querySelector("#actions");
+    const story = { timer: null, done: false, next: 0 };
+    if (game.story) game.story.finish();
+    game.story = story;
+    game.busy = true;
+    root.setAttribute("data-telling", "");
+    lines.replaceChildren();
+    draw();
+    // A page just opened has no scores yet: show them now rather than after the story.
+    if (!root.querySelector("#scoreboard").children.length) {
+      renderScores();
+      renderTray();
+    }
+    const show = (text) => {
+      lines.append(el("p", { class: "line", text }));
+      log.prepend(el("li", { text }));
+      prompt.textContent = text;
+    };
+    const hadFocus = actions.contains(document.activeElement);
+    const skip = el("button", { type: "button", class: "secondary", "data-skip": true, onclick: () => finish(), text: gettext("Skip ahead") });
+    actions.replaceChildren(skip);
+    if (hadFocus) skip.focus({ preventScroll: true });
+
+    function tell() {
+      if (story.done) return;
+      if (story.next >= steps.length) {
+        finish();
+        return;
+      }
+      const step = steps[story.next++];
+      if (step.by_bot) bannerForBot(step.seat);
+      [...step.lines, ...passStreakLines(step)].forEach(show);
+      // Outline the column a bot acts on, so the eye finds it in the drawing.
+      game.highlight = step.by_bot && step.column !== undefined ? step.column : null;
+      draw();
+      const slice = frames.slice(step.frames[0], step.frames[1]);
+      let wait = step.by_bot ? BOT_PAUSE_MS : 400;
+      if (slice.length) {
+        const t0 = slice[0].t;
+        const after = { ...game.poses };
+        for (const frame of slice) Object.assign(after, frame.poses);
+        keepVillaInView();
+        animate(slice.map((frame) => ({ ...frame, t: frame.t - t0 })), after);
+        if (window.PalettiDepth) window.PalettiDepth.play(slice.map((frame) => ({ ...frame, t: frame.t - t0 })));
+        wait += (slice[slice.length - 1].t - t0) * 1000;
+      }
+      story.timer = setTimeout(tell, wait);
+    }
+
+    function finish() {
+      if (story.done) return;
+      story.done = true;
+      clearTimeout(story.timer);
+      while (story.next < steps.length) {
+        const step = steps[story.next++];
+        [...step.lines, ...passStreakLines(step)].forEach(show);
+      }
+      game.highlight = null;
+      animate([], target);
+      if (window.PalettiDepth) window.PalettiDepth.show(data.state, []);
+      root.removeAttribute("data-telling");
+      game.busy = false;
+      const seal = sealSummary();
+      const handover = handoverText();
+      if (seal) show(seal);
+      if (handover) show(handover);
+      if (game.story === story) game.story = null;
+      renderPanel(acted);
+    }
+
+    story.finish = finish;
+    tell();
+  }
+
   /* ---------- Play page set-up ---------- */
 
   function initMatch(root) {
@@ -1242,19 +1549,21 @@
       }, 100);
     });
     const id = root.dataset.api.split("/").filter(Boolean).pop();
-    let intro = [];
+    let intro = {};
     try {
-      intro = JSON.parse(sessionStorage.getItem("paletti-intro-" + id) || "[]");
+      intro = JSON.parse(sessionStorage.getItem("paletti-intro-" + id) || "{}");
       sessionStorage.removeItem("paletti-intro-" + id);
     } catch (_e) {
-      intro = [];
+      intro = {};
     }
+    initGuide(root);
+    initPace(root);
     api(root.dataset.api).then((result) => {
       if (!result.ok) {
         showError(result.data.detail || gettext("The match could not be loaded."));
         return;
       }
-      applyResult({ state: result.data, frames: [], events: intro }, false);
+      applyResult({ state: result.data, frames: [], events: intro.events || [], steps: intro.steps || [] }, false);
       root.classList.add("ready");
     });
   }
