@@ -49,22 +49,38 @@
     return chosen.map((h) => h.col);
   }
 
-  /* The column in a nearer lane that covers most of `col` as drawn (at least 60 % of its
-   * width, at the same height), or null. */
+  // A back column showing less than this much of its width (mm) cannot be told apart.
+  const VISIBLE_MIN = 4;
+
+  /* The column in a nearer lane that hides `col` as drawn, or null. Hidden: the nearer
+   * columns at its height together leave less than VISIBLE_MIN mm of it in sight; the one
+   * returned covers most of it. */
   function hiddenBehind(col, columns, poses) {
     const pose = poses["c" + col.id];
     if (!pose || col.lane === 0) return null;
+    const left = pose[0] - col.width / 2;
+    const right = pose[0] + col.width / 2;
+    const spans = [];
     let best = null;
     for (const other of columns) {
       const near = poses["c" + other.id];
       if (!near || other.lane >= col.lane || other.id === col.id) continue;
       if (Math.abs(near[1] - pose[1]) > col.height / 2) continue;
-      const left = Math.max(pose[0] - col.width / 2, near[0] - other.width / 2);
-      const right = Math.min(pose[0] + col.width / 2, near[0] + other.width / 2);
-      const cover = (right - left) / col.width;
-      if (cover >= 0.6 && (!best || cover > best.cover)) best = { other, cover };
+      const a = Math.max(left, near[0] - other.width / 2);
+      const b = Math.min(right, near[0] + other.width / 2);
+      if (b <= a) continue;
+      spans.push([a, b]);
+      if (!best || b - a > best.cover) best = { other, cover: b - a };
     }
-    return best && best.other;
+    spans.sort((p, q) => p[0] - q[0]);
+    let seen = 0;
+    let reach = left;
+    for (const [a, b] of spans) {
+      if (a > reach) seen += a - reach;
+      reach = Math.max(reach, b);
+    }
+    seen += Math.max(0, right - reach);
+    return best && seen < VISIBLE_MIN ? best.other : null;
   }
 
   // Where a column's padlock sits: near its top end, in the column's own frame, so that it

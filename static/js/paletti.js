@@ -345,6 +345,7 @@
     game.view = { ...view, dpr };
     // Where the world is on the canvas, for tests and tools: px per mm and the origin.
     canvas.dataset.view = [view.scale.toFixed(4), view.ox.toFixed(1), view.oy.toFixed(1)].join(" ");
+    canvas.toggleAttribute("data-view-moving", !done);
     if (done) game.viewAt = null;
     return done;
   }
@@ -1275,7 +1276,9 @@
     const list = el("ul", { class: "pointing-list", "aria-label": gettext("Columns under the pointer") });
     for (const col of columns) list.append(el("li", {}, commitButton(col, sentence)));
     const box = showPointing(el("p", { class: "pointing-text", text: gettext("These columns overlap here: which one do you mean?") }), list, cancelButton());
-    if (!finger) box.querySelector("button").focus({ preventScroll: true });
+    // After the mouse's own focus change (a press on the canvas leaves focus on the page).
+    const first = box.querySelector("button");
+    if (!finger) setTimeout(() => first.focus({ preventScroll: true }), 0);
   }
 
   function clearPointing(redraw) {
