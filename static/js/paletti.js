@@ -480,16 +480,18 @@
       const shift = (col.lane === 1 ? -1 : 1) * Math.min(18, col.height * game.view.scale * 0.22);
       const x = sx(pose[0]);
       const y = sy(pose[1]) + shift;
+      // Small enough to leave a thin front column visible around it on a phone.
+      const r = Math.max(4, Math.min(7, col.width * game.view.scale * 0.3));
       ctx.save();
       ctx.beginPath();
-      ctx.arc(x, y, 7, 0, 2 * Math.PI);
+      ctx.arc(x, y, r, 0, 2 * Math.PI);
       ctx.fillStyle = PAINT[col.colour] || "#888";
       ctx.fill();
       ctx.lineWidth = 3;
       ctx.strokeStyle = "#ffffff";
       ctx.stroke();
       ctx.beginPath();
-      ctx.arc(x, y, 8.5, 0, 2 * Math.PI);
+      ctx.arc(x, y, r + 1.5, 0, 2 * Math.PI);
       ctx.lineWidth = 1.2;
       ctx.strokeStyle = "#1f2328";
       ctx.stroke();
