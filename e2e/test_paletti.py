@@ -359,3 +359,311 @@ def test_no_serious_accessibility_violation(seeded_server, page):
     assert_no_serious_violation(page, "holding")
     settled(page)
     screenshot(page, "paletti-holding")
+
+
+# Pointing, hidden columns and the collapse (issue 9, points 2, 3 and 6). With seed 42 Bob
+# starts and plays pink or white. On the default base pink's thin columns overlap as drawn:
+# 15 (middle lane, x 33..46 mm) and 16 (front lane, x 42..55 mm).
+
+
+def create_with(server, page, players, setup):
+    response = page.request.post(
+        server.url + "/api/paletti/matches/",
+        data={"players": players, "seed": SEED, "options": {"setup": setup}},
+    )
+    assert response.status == 201, response.text()
+    return response.json()
+
+
+def view_settled(page):
+    settled(page)
+    expect(page.locator("#villa[data-view-moving]")).to_have_count(0, timeout=5000)
+
+
+def on_screen(page, x, y):
+    """Where a world point (mm) is on the page, from the drawing's view."""
+    box = page.locator("#villa").bounding_box()
+    scale, ox, oy = map(float, page.locator("#villa").get_attribute("data-view").split())
+    return box["x"] + ox + x * scale, box["y"] + oy - y * scale
+
+
+def column_point(page, state, column, x=None):
+    """A point on a column as drawn: at its middle height, at world x (its centre by default)."""
+    col = state["columns"][column]
+    return on_screen(page, col["x"] if x is None else x, col["y"])
+
+
+def touch_request(page):
+    return page.expect_request(lambda r: "/actions/" in r.url and r.method == "POST")
+
+
+def touched(sent):
+    """The column a posted action touched."""
+    action = sent.value.post_data_json["action"]
+    assert action["type"] == "touch", action
+    return action["column"]
+
+
+def play_pink(server, page, setup="default"):
+    match = create_with(server, page, ADA_AND_BOB, setup)
+    page.goto(url(server, "paletti:match", match_id=match["id"]))
+    page.get_by_role("button", name="Play pink").click()
+    expect(page.locator("#prompt")).to_contain_text("Touch a column")
+    view_settled(page)
+    return match["state"]
+
+
+@pytest.fixture
+def finger(browser):
+    """A phone held in the hand: 390 px wide, touch screen, no mouse."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    page.width = 390
+    yield page
+    context.close()
+
+
+def test_a_click_touches_the_column_under_the_pointer_not_its_neighbour_in_front(
+    seeded_server, page
+):
+    state = play_pink(seeded_server, page)
+    # x 40 mm is on column 15 alone, 8.5 mm from the front column 16's middle.
+    with touch_request(page) as sent:
+        page.mouse.click(*column_point(page, state, 15, x=40))
+    assert touched(sent) == 15
+    expect(page.locator("#prompt")).to_contain_text("The pink thin round column bears")
+
+
+def test_where_two_columns_overlap_the_player_chooses(seeded_server, page):
+    state = play_pink(seeded_server, page)
+    page.mouse.click(*column_point(page, state, 15, x=44))
+    chooser = page.locator("#pointing")
+    expect(chooser).to_contain_text("These columns overlap here")
+    choices = chooser.get_by_role("button", name=re.compile("Touch pink thin round column"))
+    expect(choices).to_have_count(2)
+    expect(choices.nth(0)).to_contain_text("front lane")
+    expect(choices.nth(1)).to_contain_text("middle lane")
+    expect(choices.nth(0)).to_be_focused()
+    assert_no_serious_violation(page, "chooser")
+    screenshot(page, "paletti-chooser")
+    with touch_request(page) as sent:
+        choices.nth(1).click()
+    assert touched(sent) == 15
+    expect(chooser).to_be_hidden()
+
+
+def test_on_a_touch_screen_the_first_tap_selects_and_the_second_commits(seeded_server, finger):
+    page = finger
+    state = play_pink(seeded_server, page)
+    posted = []
+    page.on("request", lambda r: posted.append(r) if "/actions/" in r.url else None)
+    page.touchscreen.tap(*column_point(page, state, 16, x=50))
+    selection = page.locator("#pointing")
+    expect(selection).to_contain_text("Selected: the pink thin round column")
+    expect(selection).to_contain_text("front lane")
+    screenshot(page, "paletti-selected")
+    assert posted == [], "a first tap must not touch the column"
+    # A tap beside every column clears the selection; a tap on two at once asks which.
+    page.touchscreen.tap(*on_screen(page, 0, 150))
+    expect(selection).to_be_hidden()
+    page.touchscreen.tap(*column_point(page, state, 15, x=44))
+    expect(selection).to_contain_text("These columns overlap here")
+    page.touchscreen.tap(*column_point(page, state, 16, x=50))
+    expect(selection).to_contain_text("Selected: the pink thin round column")
+    with touch_request(page) as sent:
+        page.touchscreen.tap(*column_point(page, state, 16, x=50))
+    assert touched(sent) == 16
+    expect(page.locator("#prompt")).to_contain_text("The pink thin round column bears")
+
+
+def behind_setup():
+    """The default base with white's thin column 1 moved exactly behind white's column 0."""
+    from paletti.engine import default_setup
+
+    setup = default_setup()
+    setup["columns"][1] = {"id": 1, "x": -33.5, "lane": 2}
+    return setup
+
+
+def dark_pixels(page, state, column):
+    """How many pixels inside a column's drawn rectangle are the outline's near-black."""
+    col = state["columns"][column]
+    left, top = on_screen(page, col["x"] - col["width"] / 2, col["y"] + col["height"] / 2)
+    right, bottom = on_screen(page, col["x"] + col["width"] / 2, col["y"] - col["height"] / 2)
+    box = page.locator("#villa").bounding_box()
+    return page.locator("#villa").evaluate(
+        """(canvas, [x, y, w, h]) => {
+            const dpr = canvas.width / canvas.clientWidth;
+            const [px, py, pw, ph] = [x, y, w, h].map((v) => Math.round(v * dpr));
+            const data = canvas.getContext("2d").getImageData(px, py, pw, ph).data;
+            const near = (i, value) => Math.abs(data[i] - value) < 14;
+            let n = 0;
+            for (let i = 0; i < data.length; i += 4) {
+                if (near(i, 31) && near(i + 1, 35) && near(i + 2, 40)) n++;
+            }
+            return n;
+        }""",
+        [left - box["x"] + 2, top - box["y"] + 2, right - left - 4, bottom - top - 4],
+    )
+
+
+def test_a_column_exactly_behind_another_of_its_colour_is_drawn_and_listed(seeded_server, page):
+    match = create_with(seeded_server, page, ADA_AND_BOB, behind_setup())
+    page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
+    page.get_by_role("button", name="Play white").click()
+    view_settled(page)
+    # Its outline and ringed dot, in dark and light, show over the white front column.
+    assert dark_pixels(page, match["state"], 0) > 20
+    index = page.locator("#column-index")
+    expect(index.locator("summary")).to_contain_text("hidden behind")
+    index.locator("summary").click()
+    entry = index.locator("[data-column='1']")
+    expect(entry).to_contain_text("back lane")
+    expect(entry).to_contain_text("hidden behind the white thin round column")
+    assert_no_serious_violation(page, "column index")
+    screenshot(page, "paletti-column-index")
+    with touch_request(page) as sent:
+        entry.click()
+    assert touched(sent) == 1
+    expect(page.locator("#prompt")).to_contain_text("The white thin round column bears")
+
+
+def test_the_column_list_names_every_column_level_by_level(seeded_server, page):
+    match = create_by_api(seeded_server, page, ADA_AND_BOB)
+    play_by_api(seeded_server, page, match, three_builds()[:4])
+    page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
+    index = page.locator("#column-index")
+    index.locator("summary").click()
+    expect(index.locator(".level-name")).to_have_text(["On the blue platform", "On the base"])
+    expect(index.locator(".index-entry")).to_have_count(20)
+    # Ada may take none of them now (it is her colour choice): nothing in it is a button.
+    expect(index.get_by_role("button")).to_have_count(0)
+
+
+def collapse_by_pulling(seeded_server, page):
+    """Blue resting on pink's column 15 alone left of its centre of mass: pulling it brings
+    the villa down. Returns the pull's answer (state and frames)."""
+    from paletti.tests.setups import lopsided_setup
+
+    state = play_pink(seeded_server, page, lopsided_setup(15))
+    page.locator(".column-choice[data-column='15']").click()
+    # (The prompt before touching says "bears" too: wait for the touched column's buttons.)
+    expect(page.get_by_role("button", name="Pull it out gently")).to_be_visible()
+    # When the drawing starts and stops moving, timed in the page.
+    page.evaluate(
+        """() => {
+            const root = document.querySelector('#paletti-match');
+            new MutationObserver(() => {
+                const moving = root.hasAttribute('data-animating');
+                const key = moving ? 'animationStarted' : 'animationEnded';
+                if (!(key in window)) window[key] = performance.now();
+            }).observe(root, { attributes: true, attributeFilter: ['data-animating'] });
+        }"""
+    )
+    with page.expect_response(lambda r: "/actions/" in r.url) as answer:
+        page.get_by_role("button", name="Pull it out gently").click()
+    assert state["columns"][15]["lane"] == 0
+    return answer.value.json()
+
+
+def test_a_collapse_is_animated_until_the_pieces_lie_still_and_all_stay_in_the_picture(
+    seeded_server, page
+):
+    answer = collapse_by_pulling(seeded_server, page)
+    assert answer["state"]["collapse"] is not None, answer["events"]
+    last = answer["frames"][-1]["t"]
+    assert last > 1.0, "the server sends the pieces' fall until they lie still"
+    settled(page)
+    started, ended = page.evaluate("[window.animationStarted, window.animationEnded]")
+    assert ended - started >= 1000 * last * 0.95, (started, ended, last)
+    view_settled(page)
+    expect(page.locator("#game-over")).to_be_visible()
+    box = page.locator("#villa").bounding_box()
+    pieces = [c for c in answer["state"]["columns"] if c["x"] is not None]
+    pieces += [p for p in answer["state"]["platforms"] if p["laid"]]
+    for piece in pieces:
+        x, y = on_screen(page, piece["x"], piece["y"])
+        assert box["x"] <= x <= box["x"] + box["width"], piece
+        assert box["y"] <= y <= box["y"] + box["height"], piece
+    screenshot(page, "paletti-collapsed")
+
+
+def test_with_reduced_motion_the_collapse_shows_its_end_at_once(seeded_server, browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    page = context.new_page()
+    page.width = 1280
+    try:
+        page.goto(seeded_server.url)
+        collapse_by_pulling(seeded_server, page)
+        expect(page.locator("#game-over")).to_be_visible()
+        moved = page.evaluate(
+            """() => document.querySelector('#paletti-match').hasAttribute('data-animating')
+                  || document.querySelector('#villa').hasAttribute('data-view-moving')"""
+        )
+        assert moved is False
+    finally:
+        context.close()
+
+
+def test_the_view_moves_smoothly_when_a_platform_is_laid(seeded_server, page):
+    match = create_by_api(seeded_server, page, ADA_AND_BOB)
+    play_by_api(seeded_server, page, match, [*three_builds(), {"type": "ask_platform"}])
+    page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
+    page.get_by_role("button", name="Decline").click()
+    view_settled(page)
+    # Record the view (px per mm, and the canvas's height) at every drawn frame while the
+    # green platform is laid.
+    page.evaluate(
+        """() => {
+            window.views = [];
+            const canvas = document.querySelector('#villa');
+            const record = () => {
+                window.views.push([parseFloat(canvas.dataset.view), canvas.clientHeight]);
+                requestAnimationFrame(record);
+            };
+            requestAnimationFrame(record);
+        }"""
+    )
+    page.get_by_role("button", name="Lay it here").click()
+    expect(page.locator("#narration")).to_contain_text("green platform is laid")
+    view_settled(page)
+    page.wait_for_timeout(100)
+    views = [tuple(v) for v in dict.fromkeys(map(tuple, page.evaluate("window.views")))]
+    (scale_before, height_before), (scale_after, height_after) = views[0], views[-1]
+    # A taller villa: drawn smaller (wide screen) or on a taller canvas (phone).
+    assert scale_after < scale_before or height_after > height_before, views
+    assert len(views) >= 5, f"the view jumped instead of moving: {views}"
+
+
+def test_a_padlock_stays_on_its_column_when_the_column_falls(seeded_server, page):
+    match = create_by_api(seeded_server, page, ADA_AND_BOB)
+    page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
+    expect(page.locator("#paletti-match.ready")).to_be_attached()
+    # A 60 mm column lying on its side at (100, 20): its padlock lies beside its middle, at
+    # its own height, not in the air above it.
+    x, y = page.evaluate("window.PalettiView.lockPoint([100, 20, Math.PI / 2], 60)")
+    assert x == pytest.approx(78) and y == pytest.approx(20)
+    x, y = page.evaluate("window.PalettiView.lockPoint([100, 50, 0], 60)")
+    assert x == pytest.approx(100) and y == pytest.approx(72)
+
+
+def test_a_piece_thrown_far_over_the_table_stays_in_the_picture(seeded_server, page):
+    match = create_by_api(seeded_server, page, ADA_AND_BOB)
+    page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
+    expect(page.locator("#paletti-match.ready")).to_be_attached()
+    # The red platform lying on the table 600 mm right of the middle of the base.
+    left, right, top, width = page.evaluate(
+        """(state) => {
+            const V = window.PalettiView;
+            const far = { p4: [600, 3, 0] };
+            const bounds = V.sceneBounds(state, [far], 190);
+            const view = V.fitView(bounds, 358, 500);
+            const sx = (x) => view.ox + x * view.scale;
+            const half = state.platforms[4].length / 2;
+            return [sx(-138), sx(600 + half), view.oy - 3 * view.scale, view.width];
+        }""",
+        match["state"],
+    )
+    assert 0 <= left and right <= width and top >= 0

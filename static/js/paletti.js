@@ -265,6 +265,9 @@
     story: null, // the answer being told step by step
     passStreak: {}, // seat → turns passed in a row
     claimWarned: new Set(), // seats warned of a claim's risk, this page
+    viewAt: null, // the view's tween: time -> {view, done} (paletti-view.js)
+    selected: null, // a column a first tap chose, shown until a second tap or a button commits
+    candidates: [], // columns overlapping under the pointer, offered in a chooser
   };
 
   function posesOf(state) {
@@ -302,23 +305,53 @@
 
   /* ---------- Drawing ---------- */
 
-  function layoutCanvas() {
-    const canvas = game.canvas;
-    const width = game.stage.clientWidth;
+  // Fit the view to every piece, easing from the view before (paletti-view.js). After a
+  // collapse the frames take pieces far over the table: the view takes them in from the
+  // start of the animation rather than chasing them.
+  function layoutCanvas(frames) {
     const state = game.state;
     const top = topPlatform(state);
     const topY = top ? top.y + top.thickness / 2 : state.dimensions.base_top;
-    const world = { xMin: -138, xMax: 138, yMin: -14, yMax: Math.max(190, topY + state.dimensions.column_height + 40) };
-    const worldW = world.xMax - world.xMin;
-    const worldH = world.yMax - world.yMin;
+    const poseSets = [posesOf(state)];
+    if (state.collapse) for (const frame of frames || []) poseSets.push(frame.poses);
+    const bounds = window.PalettiView.sceneBounds(state, poseSets, topY + state.dimensions.column_height + 40);
     const maxH = Math.max(280, window.innerHeight * 0.62);
-    const height = Math.min(maxH, Math.max(240, (width * worldH) / worldW));
-    const scale = Math.min(width / worldW, height / worldH);
+    moveView(window.PalettiView.fitView(bounds, game.stage.clientWidth, maxH));
+  }
+
+  function moveView(target) {
+    const now = performance.now();
+    const instant = !game.view || reducedMotion() || target.width !== game.view.width;
+    const tween = window.PalettiView.viewTween(game.view, target, now, instant);
+    game.viewAt = tween;
+    refreshView(now);
+    if (instant) return;
+    const step = (time) => {
+      if (game.viewAt !== tween) return;
+      const done = refreshView(time);
+      if (!game.anim) draw();
+      if (!done) requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  }
+
+  // Take the view of this moment; resize the canvas only when its height changes.
+  function refreshView(now) {
+    if (!game.viewAt) return true;
+    const { view, done } = game.viewAt(now);
+    const canvas = game.canvas;
     const dpr = window.devicePixelRatio || 1;
-    canvas.width = Math.round(width * dpr);
-    canvas.height = Math.round(height * dpr);
-    canvas.style.height = height + "px";
-    game.view = { width, height, scale, dpr, ox: width / 2, oy: height - (0 - world.yMin) * scale };
+    if (!game.view || game.view.width !== view.width || game.view.height !== view.height || game.view.dpr !== dpr) {
+      canvas.width = Math.round(view.width * dpr);
+      canvas.height = Math.round(view.height * dpr);
+      canvas.style.height = view.height + "px";
+    }
+    game.view = { ...view, dpr };
+    // Where the world is on the canvas, for tests and tools: px per mm and the origin.
+    canvas.dataset.view = [view.scale.toFixed(4), view.ox.toFixed(1), view.oy.toFixed(1)].join(" ");
+    canvas.toggleAttribute("data-view-moving", !done);
+    if (done) game.viewAt = null;
+    return done;
   }
 
   const sx = (x) => game.view.ox + x * game.view.scale;
@@ -339,6 +372,7 @@
   }
 
   function draw() {
+    refreshView(performance.now());
     const ctx = game.canvas.getContext("2d");
     const v = game.view;
     ctx.setTransform(v.dpr, 0, 0, v.dpr, 0, 0);
@@ -430,30 +464,43 @@
     ctx.restore();
   }
 
-  // A back-lane column may hide behind a front one at the same x: keep its outline visible.
+  // A column hidden behind one in a nearer lane (even of its own colour) keeps a dashed
+  // outline in dark and light, and a ringed dot in its colour, set apart by lane so that two
+  // hidden columns at the same place show two dots.
   function drawBackOutlines(ctx) {
-    ctx.save();
-    ctx.setLineDash([4, 3]);
-    ctx.lineWidth = 1.5;
     const shown = game.state.columns.filter((c) => game.poses["c" + c.id]);
     for (const col of shown) {
-      if (col.lane === 0 || !hiddenByFront(col, shown)) continue;
+      if (!window.PalettiView.hiddenBehind(col, shown, game.poses)) continue;
       const pose = game.poses["c" + col.id];
       ctx.save();
       bodyPath(ctx, pose, col.width - 2, col.height - 2);
-      ctx.strokeStyle = col.colour === "white" ? "#4d5560" : PAINT[col.colour];
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = "#ffffff";
+      ctx.stroke();
+      ctx.setLineDash([5, 4]);
+      ctx.strokeStyle = "#1f2328";
+      ctx.stroke();
+      ctx.restore();
+      const shift = (col.lane === 1 ? -1 : 1) * Math.min(18, col.height * game.view.scale * 0.22);
+      const x = sx(pose[0]);
+      const y = sy(pose[1]) + shift;
+      // Small enough to leave a thin front column visible around it on a phone.
+      const r = Math.max(4, Math.min(7, col.width * game.view.scale * 0.3));
+      ctx.save();
+      ctx.beginPath();
+      ctx.arc(x, y, r, 0, 2 * Math.PI);
+      ctx.fillStyle = PAINT[col.colour] || "#888";
+      ctx.fill();
+      ctx.lineWidth = 3;
+      ctx.strokeStyle = "#ffffff";
+      ctx.stroke();
+      ctx.beginPath();
+      ctx.arc(x, y, r + 1.5, 0, 2 * Math.PI);
+      ctx.lineWidth = 1.2;
+      ctx.strokeStyle = "#1f2328";
       ctx.stroke();
       ctx.restore();
     }
-    ctx.restore();
-  }
-
-  function hiddenByFront(col, shown) {
-    const [x, y] = game.poses["c" + col.id];
-    return shown.some((other) => {
-      const [ox, oy] = game.poses["c" + other.id];
-      return other.lane < col.lane && Math.abs(oy - y) < col.height / 2 && Math.abs(ox - x) < Math.max(0, (other.width - col.width) / 2) + 4;
-    });
   }
 
   function drawHatching(ctx, w, h, dark) {
@@ -486,6 +533,8 @@
     const ids = new Set();
     if (state.touched) ids.add(state.touched.column);
     if (game.highlight !== null) ids.add(game.highlight);
+    if (game.selected !== null) ids.add(game.selected);
+    for (const col of game.candidates) ids.add(col.id);
     for (const id of ids) {
       const col = state.columns.find((c) => c.id === id);
       const pose = col && game.poses["c" + id];
@@ -499,7 +548,9 @@
     }
     for (const col of state.columns) {
       const pose = game.poses["c" + col.id];
-      if (col.locked && pose) drawLock(ctx, sx(pose[0]), sy(pose[1] + col.height / 2 - 8));
+      if (!col.locked || !pose) continue;
+      const [lx, ly] = window.PalettiView.lockPoint(pose, col.height);
+      drawLock(ctx, sx(lx), sy(ly));
     }
     if (state.touched && game.poses["c" + state.touched.column]) {
       const pose = game.poses["c" + state.touched.column];
@@ -597,11 +648,18 @@
     }
     const from = game.poses;
     const tracks = {};
+    // A frame lists only the bodies that moved: one absent from frames stood still, so it
+    // holds its pose until the frame before it moves again (not a slow glide across the gap).
+    let previous = 0;
     for (const frame of frames) {
       for (const [name, pose] of Object.entries(frame.poses)) {
         if (!tracks[name]) tracks[name] = [[0, from[name] || null]];
-        tracks[name].push([frame.t, pose]);
+        const track = tracks[name];
+        const last = track[track.length - 1];
+        if (last[0] < previous) track.push([previous, last[1]]);
+        track.push([frame.t, pose]);
       }
+      previous = frame.t;
     }
     const anim = { start: performance.now(), duration: frames[frames.length - 1].t, tracks, from, target };
     game.anim = anim;
@@ -666,8 +724,9 @@
     const first = game.state === null;
     game.state = data.state;
     game.highlight = null;
+    clearPointing();
     resetGhost();
-    layoutCanvas();
+    layoutCanvas(data.frames);
     if (first) game.poses = posesOf(data.state);
     if (tellsBotsOneByOne(data)) {
       if (window.PalettiDepth) window.PalettiDepth.adopt(data.state);
@@ -684,6 +743,7 @@
     if (handover) texts.push(handover);
     if (texts.length) narrate(texts);
     renderPanel(acted);
+    renderColumnIndex();
   }
 
   // A shared screen: say whose turn it is when it passes to another person.
@@ -1132,14 +1192,179 @@
       if (event.type === "pointerdown" || event.buttons) moveGhost(wx, 0);
       return;
     }
-    const choices = legal("touch").length ? legal("touch") : legal("remove_column");
-    if (!choices.length) return;
-    const col = columnAt(wx, wy, new Set(choices.map((a) => a.column)));
+    pointAtColumn(event, wx, wy);
+  }
+
+  /* ---------- Pointing at a column: mouse, pen or finger ---------- */
+
+  // What a pointer may do to a column now, and the sentence that names the deed.
+  function columnChoices() {
+    if (legal("touch").length) return { list: legal("touch"), sentence: gettext("Touch %(column)s") };
+    return { list: legal("remove_column"), sentence: gettext("Remove %(column)s") };
+  }
+
+  // The column under the pointer is the one meant: the drawn rectangles decide, not the
+  // nearest lane. Where several overlap, the player chooses between them. A finger's first
+  // tap selects and names the column; a second tap on it (or the button) commits. A mouse
+  // click on a single column commits at once.
+  function pointAtColumn(event, wx, wy) {
+    const { list } = columnChoices();
+    if (!list.length) return;
+    const finger = event.pointerType === "touch";
+    const ids = new Set(list.map((a) => a.column));
+    const columns = game.state.columns.filter((c) => ids.has(c.id));
+    // A finger may land a little beside a thin column; a mouse is precise.
+    const slack = (finger ? 14 : 2) / game.view.scale;
+    const under = window.PalettiView.columnsUnder(columns, game.poses, wx, wy, slack);
     if (event.type === "pointermove") {
-      if ((col ? col.id : null) !== game.highlight) setHighlight(col ? col.id : null);
-      game.canvas.style.cursor = col ? "pointer" : "";
-    } else if (event.type === "pointerdown" && col) {
-      post(choices.find((a) => a.column === col.id));
+      if (finger) return;
+      const id = under.length ? under[0].id : null;
+      if (id !== game.highlight) setHighlight(id);
+      game.canvas.style.cursor = under.length ? "pointer" : "";
+      return;
+    }
+    if (event.type !== "pointerdown") return;
+    if (!under.length) {
+      if (finger) clearPointing(true);
+    } else if (under.length > 1) {
+      showChooser(under, finger);
+    } else if (finger && game.selected !== under[0].id) {
+      selectColumn(under[0]);
+    } else {
+      commitColumn(under[0].id);
+    }
+  }
+
+  function commitColumn(id) {
+    const action = columnChoices().list.find((a) => a.column === id);
+    clearPointing(false);
+    if (action) post(action);
+  }
+
+  function placeText(col) {
+    return [whereText(col), LANE_NAMES[col.lane]].join(", ");
+  }
+
+  // A column as a button that commits it: its name, where it stands, its lane.
+  function commitButton(col, sentence) {
+    return el(
+      "button",
+      {
+        type: "button",
+        class: "pointing-choice",
+        "data-column": col.id,
+        onclick: () => commitColumn(col.id),
+        onfocus: () => setHighlight(col.id),
+        onmouseenter: () => setHighlight(col.id),
+      },
+      swatch(col.colour),
+      el("span", { class: "choice-text" }, el("strong", { text: fmt(sentence, { column: columnAsObject(col) }) }), el("span", { class: "choice-detail", text: placeText(col) })),
+    );
+  }
+
+  function cancelButton() {
+    return el("button", { type: "button", class: "secondary", onclick: () => clearPointing(true), text: gettext("Cancel") });
+  }
+
+  function showPointing(...children) {
+    const box = game.root.querySelector("#pointing");
+    box.replaceChildren(...children);
+    box.hidden = false;
+    draw();
+    return box;
+  }
+
+  function selectColumn(col) {
+    game.selected = col.id;
+    game.candidates = [];
+    const { sentence } = columnChoices();
+    showPointing(
+      el("p", { class: "pointing-text", text: fmt(gettext("Selected: the %(column)s. Tap it again, or the button, to confirm."), { column: columnName(col) }) }),
+      el("div", { class: "pointing-actions" }, commitButton(col, sentence), cancelButton()),
+    );
+  }
+
+  function showChooser(columns, finger) {
+    game.selected = null;
+    game.candidates = columns;
+    const { sentence } = columnChoices();
+    const list = el("ul", { class: "pointing-list", "aria-label": gettext("Columns under the pointer") });
+    for (const col of columns) list.append(el("li", {}, commitButton(col, sentence)));
+    const box = showPointing(el("p", { class: "pointing-text", text: gettext("These columns overlap here: which one do you mean?") }), list, cancelButton());
+    // After the mouse's own focus change (a press on the canvas leaves focus on the page).
+    const first = box.querySelector("button");
+    if (!finger) setTimeout(() => first.focus({ preventScroll: true }), 0);
+  }
+
+  function clearPointing(redraw) {
+    game.selected = null;
+    game.candidates = [];
+    const box = game.root.querySelector("#pointing");
+    if (box && !box.hidden) {
+      box.hidden = true;
+      box.replaceChildren();
+    }
+    if (redraw) draw();
+  }
+
+  /* ---------- Every column, level by level ---------- */
+
+  // Every standing column is findable, hidden or not: listed by level from the top, in its
+  // lane, with what hides it; the ones the player may take now are buttons.
+  function renderColumnIndex() {
+    const state = game.state;
+    const box = game.root.querySelector("#column-index");
+    if (!box) return;
+    const poses = posesOf(state);
+    const standing = state.columns.filter((c) => poses["c" + c.id]);
+    const { list, sentence } = state.status === "playing" ? columnChoices() : { list: [], sentence: "" };
+    const actions = new Map(list.map((a) => [a.column, a]));
+    const hiders = new Map();
+    for (const col of standing) {
+      const hider = window.PalettiView.hiddenBehind(col, standing, poses);
+      if (hider) hiders.set(col.id, hider);
+    }
+    box.querySelector("summary").textContent = hiders.size
+      ? fmt(ngettext("Every column, level by level (%(n)s hidden behind another)", "Every column, level by level (%(n)s hidden behind others)", hiders.size), { n: hiders.size })
+      : gettext("Every column, level by level");
+    const body = box.querySelector(".column-index-body");
+    body.replaceChildren();
+    const levels = [...new Set(standing.map((c) => c.level))].sort((a, b) => b - a);
+    for (const level of levels) {
+      const columns = standing.filter((c) => c.level === level).sort((a, b) => a.x - b.x || a.lane - b.lane);
+      const name = capfirst(whereText(columns[0]));
+      const ul = el("ul", { class: "index-list", "aria-label": name });
+      for (const col of columns) {
+        const parts = [LANE_NAMES[col.lane], fmt(gettext("x %(x)s mm"), { x: Math.round(col.x) })];
+        if (hiders.has(col.id)) parts.push(fmt(gettext("hidden behind the %(column)s"), { column: columnName(hiders.get(col.id)) }));
+        if (col.locked) parts.push(gettext("locked"));
+        const action = actions.get(col.id);
+        const text = el(
+          "span",
+          { class: "choice-text" },
+          el("strong", { text: action ? fmt(sentence, { column: columnAsObject(col) }) : capfirst(columnName(col)) }),
+          el("span", { class: "choice-detail", text: parts.join(", ") }),
+        );
+        const entry = action
+          ? el(
+              "button",
+              {
+                type: "button",
+                class: "index-entry",
+                "data-column": col.id,
+                onclick: () => post(action),
+                onfocus: () => setHighlight(col.id),
+                onblur: () => setHighlight(null),
+                onmouseenter: () => setHighlight(col.id),
+                onmouseleave: () => setHighlight(null),
+              },
+              swatch(col.colour),
+              text,
+            )
+          : el("span", { class: "index-entry", "data-column": col.id }, swatch(col.colour), text);
+        ul.append(el("li", {}, entry));
+      }
+      body.append(el("p", { class: "level-name", text: name }), ul);
     }
   }
 
