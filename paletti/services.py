@@ -11,7 +11,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from . import engine
+from . import engine, statements
 from .models import Match, MatchAction, MatchStatus, Seat, SeatKind
 
 # A safety net, far above any real sequence of bot turns between two human turns.
@@ -71,16 +71,8 @@ def create_match(*, seats: list[SeatSpec], options: dict | None = None, seed: in
 
 
 def get_match(match_id) -> Match:
-    """A match with its seats, in one query (the seats carry the match with them).
-
-    Raises Match.DoesNotExist for an unknown id.
-    """
-    seats = list(Seat.objects.select_related("match").filter(match_id=match_id).order_by("index"))
-    if not seats:
-        raise Match.DoesNotExist(match_id)
-    match = seats[0].match
-    for seat in seats:
-        seat.match = match
+    """A match with its seats, in one query. Raises Match.DoesNotExist for an unknown id."""
+    match, seats = statements.read_match(match_id)
     match._seat_list = seats
     return match
 
@@ -151,16 +143,14 @@ def _store(match, state, log, version):
         "status": MatchStatus.FINISHED if finished else MatchStatus.PLAYING,
         "updated_at": timezone.now(),
     }
-    with transaction.atomic():
-        # The version is the condition: of two posts chosen at the same version, the
-        # second finds nothing to update and is told the match has moved on.
-        if not Match.objects.filter(pk=match.pk, version=version).update(**fields):
-            current = Match.objects.values_list("version", flat=True).get(pk=match.pk)
-            raise StaleVersion(current)
-        MatchAction.objects.bulk_create(
-            MatchAction(match=match, number=version + i + 1, seat=seat, action=a, by_bot=bot)
-            for i, (seat, a, bot) in enumerate(log)
-        )
+    entries = [
+        MatchAction(match=match, number=version + i + 1, seat=seat, action=a, by_bot=bot)
+        for i, (seat, a, bot) in enumerate(log)
+    ]
+    if not statements.store_turn(match.pk, version, fields, entries):
+        # Another post chosen at the same version got there first.
+        current = Match.objects.values_list("version", flat=True).get(pk=match.pk)
+        raise StaleVersion(current)
     for name, value in fields.items():
         setattr(match, name, value)
 
