@@ -1,8 +1,9 @@
 /* Villa Paletti: the player's hand.
  *
- * A pull is executed with a speed (mm/s) and a steadiness (0 to 1), which the server
- * simulates (docs/paletti.md, "The hand"). A drag on the drawing gives both: how fast the
- * pointer went sideways, and how straight and even it went. Buttons and keys use presets.
+ * A pull or a placement is executed with a speed (mm/s) and a steadiness (0 to 1), which
+ * the server simulates (docs/paletti.md, "The hand"). A drag on the drawing gives both for a
+ * pull: how fast the pointer went sideways, and how straight and even it went. Buttons and
+ * keys use presets.
  */
 (function () {
   "use strict";
@@ -16,6 +17,12 @@
   const PRESETS = {
     gentle: { speed: 60, steadiness: 0.95 },
     quick: { speed: 300, steadiness: 0.5 },
+  };
+
+  // Setting a column down: "Place it here" uses the engine's own default gesture (40 mm/s,
+  // steadiness 0.8); in a hurry it lands faster and less straight.
+  const PLACE_PRESETS = {
+    quick: { speed: 250, steadiness: 0.4 },
   };
 
   const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
@@ -47,5 +54,5 @@
     };
   }
 
-  window.PalettiHand = { PRESETS, fromDrag };
+  window.PalettiHand = { PRESETS, PLACE_PRESETS, fromDrag };
 })();

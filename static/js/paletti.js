@@ -1091,6 +1091,22 @@
         text: withLanes ? gettext("Place it here") : gettext("Lay it here"),
       }),
     );
+    if (withLanes) {
+      // How it is set down counts too (docs/paletti.md, "The hand"): dropped in a hurry, a
+      // column lands harder and less straight, and shakes what it stands on.
+      row.append(
+        el("button", {
+          type: "button",
+          class: "secondary",
+          "data-quick-place": true,
+          onclick: () => {
+            const action = chosenAction();
+            if (action) post({ ...action, ...window.PalettiHand.PLACE_PRESETS.quick });
+          },
+          text: gettext("Put it down quickly"),
+        }),
+      );
+    }
     box.append(row);
     updateSlider();
   }
