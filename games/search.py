@@ -42,6 +42,8 @@ MIN_WORD = 2
 # Candidates the SQLite trigram table hands to the similarity check.
 TRIGRAM_CANDIDATES = 200
 SUGGESTION_LIMIT = 8
+# PostgreSQL: matches kept by id when there are at most this many (the capped count's).
+MATCH_LIMIT = 1000
 # Best first. Ranking reads every match's search data, so beyond a limit
 # (games.pagination.RANK_LIMIT) matches are listed newest first: ``newest_if_many``.
 RELEVANCE = ("title_tier", "-text_rank", "title")
@@ -235,15 +237,28 @@ def _pg_typo(terms):
 
 
 def _search_postgresql(queryset, terms, folded):
+    """The games having every word, found once: up to ``MATCH_LIMIT`` of them are kept by
+    id, so the count, the ranking and the page never evaluate the search again; beyond,
+    the words are common and any walk of the table meets matches at once.
+
+    A title that only looks like the words (a typo) is looked for when no game has them
+    as written. Checking the title's look on every row was most of a common word's time
+    (at 100 000 games a walk of 7 573 rows for "zamek smoka": 117 ms under load, 30 ms
+    without), and the page read by id instead of that walk takes a few milliseconds.
+    """
     tsquery, params = _pg_tsquery(terms)
-    typo, typo_params = _pg_typo(terms)
-    return queryset.filter(
-        RawSQL(  # noqa: S611
-            f"(games_game.search_terms @@ ({tsquery})) OR {typo}",
-            [*params, *typo_params],
-            output_field=BooleanField(),
-        )
-    ).annotate(
+    found = RawSQL(  # noqa: S611
+        f"games_game.search_terms @@ ({tsquery})", params, output_field=BooleanField()
+    )
+    pks = list(queryset.filter(found).order_by().values_list("pk", flat=True)[: MATCH_LIMIT + 1])
+    if not pks:
+        typo, typo_params = _pg_typo(terms)
+        matching = queryset.filter(RawSQL(typo, typo_params, output_field=BooleanField()))  # noqa: S611
+    elif len(pks) <= MATCH_LIMIT:
+        matching = queryset.filter(pk__in=pks)
+    else:
+        matching = queryset.filter(found)
+    return matching.annotate(
         text_rank=RawSQL(  # noqa: S611
             f"ts_rank(games_game.search_vector, {tsquery}) "
             "+ strict_word_similarity(%s, games_game.search_title)",
@@ -280,6 +295,10 @@ def _join_fts(queryset, match):
 
 
 def _search_sqlite(queryset, terms, folded):
+    exact = _join_fts(queryset, _fts5_query(terms))
+    if exact.exists():
+        return exact
+    # No game has every word as written: titles that look like them (typos).
     return _join_fts(queryset, _fts5_query(terms, similar_title_words(terms)))
 
 
