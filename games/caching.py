@@ -24,6 +24,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import caches
+from django.db import DatabaseError
 from django.http import HttpResponse
 from django.utils.cache import get_conditional_response
 from django.utils.translation import get_language, get_language_from_request
@@ -47,19 +48,20 @@ def _code_version():
 CODE_VERSION = _code_version()
 
 
-def _catalogue_version(request):
+def catalogue_version(request):
+    """The catalogue's version row, read once per request."""
     if not hasattr(request, "_catalogue_version"):
         request._catalogue_version = CatalogueVersion.current()
     return request._catalogue_version
 
 
 def _etag(request, *args, **kwargs):
-    version = _catalogue_version(request)
+    version = catalogue_version(request)
     return f"{version.version}-{CODE_VERSION}-{get_language()}"
 
 
 def _last_modified(request, *args, **kwargs):
-    return _catalogue_version(request).changed_at
+    return catalogue_version(request).changed_at
 
 
 def _anonymous(request):
@@ -117,7 +119,11 @@ class AnonymousCacheMiddleware:
             or not CATALOGUE_PATHS.match(request.path_info)
         ):
             return self.get_response(request)
-        version = _catalogue_version(request)
+        try:
+            version = catalogue_version(request)
+        except DatabaseError:
+            # The site's own 503 page, in the visitor's language, comes from further in.
+            return self.get_response(request)
         key = (
             "page:"
             + hashlib.sha256(
