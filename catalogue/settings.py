@@ -79,6 +79,9 @@ MIDDLEWARE = [
     "catalogue.middleware.RequestGuardMiddleware",
     "catalogue.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Anonymous visitors' catalogue pages and API answers, compressed as they were sent,
+    # before any session, locale or authentication work (games.caching).
+    "games.caching.AnonymousCacheMiddleware",
     # Compresses pages and JSON (HTML to about 0.3 of its size). BREACH: Django pads
     # compressed responses with random bytes ("Heal The Breach") and the catalogue pages
     # carry no secret; the admin's CSRF tokens are masked anew on every response.

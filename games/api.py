@@ -13,6 +13,7 @@ from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from .caching import CatalogueCacheMixin
 from .filters import MAX_QUERY_LENGTH, GameFilter
 from .models import (
     EsarCategory,
@@ -190,7 +191,7 @@ class SuggestionQuerySerializer(serializers.Serializer):
         ],
     ),
 )
-class GameViewSet(viewsets.ModelViewSet):
+class GameViewSet(CatalogueCacheMixin, viewsets.ModelViewSet):
     """Games of the ludothèque's catalogue.
 
     Reading is public. Filters mean what the catalogue page's filters mean: `players=5`
@@ -292,7 +293,7 @@ class GameViewSet(viewsets.ModelViewSet):
         return Response(RuleSummarySerializer(summary).data)
 
 
-class EsarViewSet(viewsets.ReadOnlyModelViewSet):
+class EsarViewSet(CatalogueCacheMixin, viewsets.ReadOnlyModelViewSet):
     """The ESAR classification, a controlled vocabulary: families, categories and descriptors."""
 
     queryset = EsarCategory.objects.select_related("parent").order_by("code")

@@ -1,22 +1,33 @@
 """Catalogue pages served for less: validators, 304s and a cache for anonymous visitors.
 
-Every catalogue page depends only on its URL (language prefix included), the catalogue's
-content and the code. So:
+Every catalogue page and API answer depends only on its URL (language prefix included),
+the language, the catalogue's content and the code. So:
 - its ETag and Last-Modified come from ``CatalogueVersion`` (one row, bumped by
   ``games.signals`` on every change) and the code's own version: a repeated request
   answers 304 without rendering anything;
-- an anonymous visitor's page is cached whole under its absolute URL and the catalogue
-  version: an edit changes the version, so no stale page is ever served, in any process.
-Signed-in staff bypass the cache (``ConditionalGetMiddleware`` still answers their 304s).
+- an anonymous visitor's answer is cached whole, compressed as it was sent, under its
+  absolute URL, language, accepted formats and the catalogue version: an edit changes the
+  version, so no stale page is ever served, in any process.
+
+The cache is a middleware (``AnonymousCacheMiddleware``) placed before the sessions,
+locale, CSRF and authentication: a cached answer costs the version's row, a key and a
+cache read (at 1 000 games the list page from the cache went from 2.1 to about 1 ms of
+CPU). Views opt in with ``catalogue_page`` (pages) or ``CatalogueCacheMixin`` (API).
+Signed-in staff (a session cookie) and API clients with a token bypass it;
+``ConditionalGetMiddleware`` still answers their 304s.
 """
 
 import hashlib
+import re
 from functools import wraps
 from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import caches
-from django.utils.translation import get_language
+from django.db import DatabaseError
+from django.http import HttpResponse
+from django.utils.cache import get_conditional_response
+from django.utils.translation import get_language, get_language_from_request
 from django.views.decorators.http import condition
 
 from .models import CatalogueVersion
@@ -37,45 +48,124 @@ def _code_version():
 CODE_VERSION = _code_version()
 
 
-def _catalogue_version(request):
+def catalogue_version(request):
+    """The catalogue's version row, read once per request."""
     if not hasattr(request, "_catalogue_version"):
         request._catalogue_version = CatalogueVersion.current()
     return request._catalogue_version
 
 
 def _etag(request, *args, **kwargs):
-    version = _catalogue_version(request)
+    version = catalogue_version(request)
     return f"{version.version}-{CODE_VERSION}-{get_language()}"
 
 
 def _last_modified(request, *args, **kwargs):
-    return _catalogue_version(request).changed_at
+    return catalogue_version(request).changed_at
 
 
 def _anonymous(request):
-    return settings.SESSION_COOKIE_NAME not in request.COOKIES
+    return (
+        settings.SESSION_COOKIE_NAME not in request.COOKIES
+        and "HTTP_AUTHORIZATION" not in request.META
+    )
 
 
 def catalogue_page(view):
-    """Validators and 304s for a catalogue page, and its cache for anonymous visitors."""
+    """Validators and 304s for a catalogue page; its answers may be cached for anonymous
+    visitors (``AnonymousCacheMiddleware``)."""
 
     @wraps(view)
-    def cached_view(request, *args, **kwargs):
-        if request.method not in ("GET", "HEAD") or not _anonymous(request):
-            return view(request, *args, **kwargs)
+    def cacheable_view(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        response.catalogue_cacheable = True
+        return response
+
+    return condition(etag_func=_etag, last_modified_func=_last_modified)(cacheable_view)
+
+
+class CatalogueCacheMixin:
+    """For DRF viewsets: their GET answers may be cached for anonymous clients."""
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if request.method == "GET":
+            response.catalogue_cacheable = True
+        return response
+
+
+# The catalogue's pages (/fr/, /fr/games/…) and API (/api/games/…, /api/esar/…): other
+# paths (the admin, the matches) never look in the cache, nor read the version's row.
+CATALOGUE_PATHS = re.compile(r"^/(?:[a-z]{2}(?:-[a-z]+)?/(?:games/|$)|api/(?:games|esar)/)")
+
+
+class AnonymousCacheMiddleware:
+    """Answers an anonymous GET of the catalogue from the cache, once a view has marked
+    that answer cacheable.
+
+    Listed before GZipMiddleware: it stores the answer as GZip left it, so a hit is not
+    compressed again (the key says whether the client takes gzip; the catalogue carries no
+    secret for BREACH to recover, see docs/search.md). It answers 304 itself for a matching
+    If-None-Match or If-Modified-Since.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if (
+            request.method != "GET"
+            or not _anonymous(request)
+            or not CATALOGUE_PATHS.match(request.path_info)
+        ):
+            return self.get_response(request)
+        try:
+            version = catalogue_version(request)
+        except DatabaseError:
+            # The site's own 503 page, in the visitor's language, comes from further in.
+            return self.get_response(request)
         key = (
             "page:"
             + hashlib.sha256(
-                f"{_etag(request)}|{request.build_absolute_uri()}".encode()
+                "|".join(
+                    [
+                        str(version.version),
+                        CODE_VERSION,
+                        get_language_from_request(request, check_path=True),
+                        request.build_absolute_uri(),
+                        request.META.get("HTTP_ACCEPT", ""),
+                        "gzip" if "gzip" in request.META.get("HTTP_ACCEPT_ENCODING", "") else "",
+                    ]
+                ).encode()
             ).hexdigest()
         )
         response = caches["pages"].get(key)
-        if response is None:
-            response = view(request, *args, **kwargs)
-            if response.status_code == 200 and not response.streaming:
-                if hasattr(response, "render"):
-                    response.render()
-                caches["pages"].set(key, response, PAGE_TIMEOUT)
+        if response is not None:
+            return (
+                get_conditional_response(
+                    request,
+                    etag=response.get("ETag"),
+                    last_modified=int(version.changed_at.timestamp()),
+                    response=response,
+                )
+                if response.has_header("ETag")
+                else response
+            )
+        response = self.get_response(request)
+        if (
+            getattr(response, "catalogue_cacheable", False)
+            and response.status_code == 200
+            and not response.streaming
+            and not response.cookies
+        ):
+            caches["pages"].set(key, _plain(response), PAGE_TIMEOUT)
         return response
 
-    return condition(etag_func=_etag, last_modified_func=_last_modified)(cached_view)
+
+def _plain(response):
+    """The answer as sent, without what a view kept on it (DRF's data: unpickling it
+    doubled the cost of a hit)."""
+    plain = HttpResponse(response.content, status=response.status_code)
+    for header, value in response.items():
+        plain[header] = value
+    return plain

@@ -540,8 +540,10 @@ class CatalogueVersion(models.Model):
 
     @classmethod
     def current(cls):
-        version = cls.objects.filter(pk=1).first()
-        return version or cls.objects.get_or_create(pk=1)[0]
+        # Raw: read on every catalogue request, cached ones included, where building the
+        # ORM query was a third of a cache hit's time.
+        found = list(cls.objects.raw("SELECT * FROM games_catalogueversion WHERE id = 1"))
+        return found[0] if found else cls.objects.get_or_create(pk=1)[0]
 
     @classmethod
     def bump(cls):

@@ -6,11 +6,19 @@ count of a common word cost as much as the page). ``CappedPaginator`` counts at 
 says "more than 1 000" rather than a number it does not know. Beyond ``RANK_LIMIT``
 matches, a page lists them newest first rather than by relevance
 (``games.search.newest_if_many``).
+
+A text search collects its matches' ids instead of counting them: when there are at most
+``COUNT_CAP``, the page is then read by id, without evaluating the search again. At
+100 000 games on PostgreSQL, the page of "zamek smoka" (302 matches) walked 7 573 rows
+backwards along the primary key checking the search on each (117 ms under load); by id it
+reads the 20 rows it shows.
 """
 
 from functools import cached_property
 
 from django.core.paginator import Paginator
+from django.db import connections
+from django.db.models.sql.where import WhereNode
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
@@ -38,10 +46,16 @@ class CappedPaginator(Paginator):
         wanted = getattr(self, "_wanted", 1)
         limit = max(self.cap, (wanted + 1) * self.per_page)
         queryset = self.object_list
-        if hasattr(queryset, "values"):
-            counted = queryset.order_by().values("pk")[: limit + 1].count()
-        else:
+        self._matches = None
+        if not hasattr(queryset, "values"):
             counted = len(queryset[: limit + 1])
+        elif _is_text_search(queryset):
+            pks = list(queryset.order_by().values_list("pk", flat=True)[: limit + 1])
+            counted = len(pks)
+            if counted <= limit:
+                self._matches = pks
+        else:
+            counted = queryset.order_by().values("pk")[: limit + 1].count()
         return min(counted, limit), counted > limit
 
     @property
@@ -50,6 +64,8 @@ class CappedPaginator(Paginator):
 
     def page(self, number):
         number = self.validate_number(number)
+        if self._matches is not None:
+            self.object_list = _only(self.object_list, self._matches)
         if self.count > RANK_LIMIT:
             self.object_list = newest_if_many(self.object_list, many=True)
         return super().page(number)
@@ -58,6 +74,23 @@ class CappedPaginator(Paginator):
     def count_capped(self):
         """True when there are more matches than ``count``."""
         return self._capped_count[1]
+
+
+def _is_text_search(queryset) -> bool:
+    """A ranked PostgreSQL text search (``games.search.search`` annotates its rank). On
+    SQLite the search is a join on the FTS5 table, which the ranking reads: it stays."""
+    return (
+        "text_rank" in queryset.query.annotations
+        and connections[queryset.db].vendor == "postgresql"
+    )
+
+
+def _only(queryset, pks):
+    """``queryset`` (its ordering, annotations, related rows) with its filters replaced by
+    the ids they were found to match."""
+    found = queryset.all()
+    found.query.where = WhereNode()
+    return found.filter(pk__in=pks)
 
 
 class GamePagination(PageNumberPagination):

@@ -8,9 +8,10 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import get_language
 
-from .caching import catalogue_page
+from .caching import catalogue_page, catalogue_version
 from .filters import GameFilter
 from .forms import CompareForm
+from .fragments import filter_fields, game_cards
 from .models import Game, GameAuthor, RuleSummary
 from .pagination import COUNT_CAP, CappedPaginator
 
@@ -21,10 +22,7 @@ def _listing_queryset():
     return (
         Game.objects.for_display()
         .select_related("esar", "publisher")
-        .prefetch_related(
-            "languages",
-            Prefetch("credits", queryset=GameAuthor.objects.select_related("person")),
-        )
+        .prefetch_related(Prefetch("credits", queryset=GameAuthor.objects.select_related("person")))
     )
 
 
@@ -45,10 +43,11 @@ def game_list(request):
     """The catalogue, filtered the way a patron thinks, sorted and paginated."""
     params = request.GET.copy()
     params.pop("page", None)
-    filterset = GameFilter(params or None, queryset=_listing_queryset())
+    filterset = GameFilter(params or None, queryset=Game.objects.for_display(), request=request)
     valid = filterset.is_valid() if filterset.is_bound else True
     games = filterset.qs if valid else Game.objects.none()
     page = CappedPaginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
+    version = catalogue_version(request).version
     active = {k: v for k, v in params.items() if v}
     return render(
         request,
@@ -56,9 +55,13 @@ def game_list(request):
         {
             "filter": filterset,
             "form": filterset.form,
+            "filter_fields": filter_fields(filterset.form, params, version=version),
             "valid": valid,
             "page_obj": page,
             "games": page.object_list,
+            "cards": game_cards(
+                page.object_list, version=version, games_to_render=_listing_queryset()
+            ),
             "count": page.paginator.count,
             "count_capped": page.paginator.count_capped,
             "count_cap": COUNT_CAP,

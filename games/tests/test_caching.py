@@ -68,3 +68,40 @@ def test_html_and_json_are_compressed(client, seed, name):
     response = client.get(reverse(name), HTTP_ACCEPT_ENCODING="gzip")
     assert response["Content-Encoding"] == "gzip"
     assert b"Villa Paletti" in gzip.decompress(response.content)
+
+
+def test_anonymous_api_answers_come_from_the_cache_and_follow_an_edit(client, seed):
+    url = reverse("api:game-list")
+    first = client.get(url)
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(url)
+    assert len(queries) == 1 and again.content == first.content
+    game = Game.objects.get(slug="villa-paletti")
+    game.title = "Villa Paletti (édition anniversaire)"
+    game.save()
+    titles = [g["title"] for g in client.get(url).json()["results"]]
+    assert "Villa Paletti (édition anniversaire)" in titles
+
+
+def test_a_cached_page_is_compressed_only_for_who_takes_gzip(client, seed):
+    url = reverse("games:game-list")
+    zipped = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    plain = client.get(url)
+    assert zipped["Content-Encoding"] == "gzip"
+    assert not plain.has_header("Content-Encoding")
+    assert gzip.decompress(zipped.content) == plain.content
+
+
+def test_api_answers_are_cached_per_language(client, seed):
+    url = reverse("api:esar-list")
+    danish = client.get(url, HTTP_ACCEPT_LANGUAGE="da").json()
+    french = client.get(url, HTTP_ACCEPT_LANGUAGE="fr").json()
+    assert [c["label"] for c in danish] == [c["label_da"] or c["label_fr"] for c in danish]
+    assert [c["label"] for c in french] == [c["label_fr"] for c in french]
+
+
+def test_a_token_client_is_never_served_a_cached_answer(client, seed):
+    url = reverse("api:game-list")
+    assert client.get(url).status_code == 200
+    # Had the cached answer been served, the bad token would have gone unnoticed.
+    assert client.get(url, HTTP_AUTHORIZATION="Token not-a-real-one").status_code == 403

@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from games.models import Game, RuleSummary
+from games.models import Game, Person, RuleSummary
 from games.tests.factories import make_game
 
 pytestmark = pytest.mark.django_db
@@ -69,7 +69,8 @@ def test_sorting_and_pagination(client, seed):
 
 def test_list_page_queries_do_not_grow_with_the_page(client, seed, django_assert_num_queries):
     url = reverse("games:game-list")
-    # Six for the page, one for the catalogue's version (validators and page cache).
+    # The catalogue's version (validators and page cache), the count, the page's ids, the
+    # filters' ESAR and language choices, and the cards: games, then their credits.
     with django_assert_num_queries(7):
         response = client.get(url)
     assert len(response.context["games"]) == 3
@@ -78,6 +79,31 @@ def test_list_page_queries_do_not_grow_with_the_page(client, seed, django_assert
     with django_assert_num_queries(7):
         response = client.get(url)
     assert len(response.context["games"]) == 12
+
+
+def test_cards_rendered_once_serve_every_page_listing_the_game(
+    client, seed, django_assert_num_queries
+):
+    client.cookies["sessionid"] = "a-visitor-with-a-session"  # past the page cache
+    url = reverse("games:game-list")
+    client.get(url, {"players": 2})
+    # The version, the count, the page's ids, the new filters' ESAR and language choices:
+    # no card is read or rendered again.
+    with django_assert_num_queries(5):
+        response = client.get(url, {"players": 2, "ordering": "-title"})
+    assert response.content.decode().count('class="game-card"') == 3
+    assert "Bill Payne" in response.content.decode()
+
+
+def test_a_rendered_card_follows_an_edit_of_a_person(client, seed):
+    client.cookies["sessionid"] = "a-visitor-with-a-session"
+    url = reverse("games:game-list")
+    assert "Bill Payne" in client.get(url).content.decode()
+    person = Person.objects.get(name="Bill Payne")
+    person.name = "William Payne"
+    person.save()
+    page = client.get(url).content.decode()
+    assert "William Payne" in page and "Bill Payne" not in page
 
 
 def test_game_page_shows_the_whole_record(client, seed):

@@ -133,3 +133,15 @@ def test_suggestions_complete_titles_and_forgive_typos(seed):
     assert "Villa Paletti" in [s["title"] for s in suggest("paleti")]
     assert [s["slug"] for s in suggest("fabrique")] == ["le-petit-prince-fabrique-moi-une-planete"]
     assert suggest("") == [] and suggest("'") == []
+
+
+def test_suggestions_name_each_title_once_however_many_copies(seed):
+    for n in range(40):
+        make_game(title="Troldens have", slug=f"troldens-have-{n}")
+    make_game(title="Troldens hemmelighed", slug="troldens-hemmelighed")
+    make_game(title="Le Trésor des trolls", slug="tresor-trolls")
+    assert [s["title"] for s in suggest("trol")] == [
+        "Troldens have",
+        "Troldens hemmelighed",
+        "Le Trésor des trolls",
+    ]
