@@ -121,6 +121,16 @@ class GameFilter(django_filters.FilterSet):
     def filter_language(self, queryset, name, value: str):
         return queryset.in_language(value)
 
+    def filter_queryset(self, queryset):
+        # The text search after the filters that narrow (and before the sort, which
+        # replaces its ranking): on PostgreSQL it collects the ids of its matches among
+        # the games the other filters kept, and the page's count reuses them instead of
+        # evaluating the search again (``games.pagination.CappedPaginator``).
+        data = self.form.cleaned_data
+        for name in sorted(data, key=lambda name: {"q": 1, "ordering": 2}.get(name, 0)):
+            queryset = self.filters[name].filter(queryset, data[name])
+        return queryset
+
     @property
     def qs(self):
         queryset = super().qs

@@ -22,7 +22,7 @@ from django.db.models.sql.where import WhereNode
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
-from .search import newest_if_many
+from .search import MATCH_LIMIT, collected_matches, newest_if_many
 
 COUNT_CAP = 1000
 # Ranking reads every match's search data (~0.17 ms a match on PostgreSQL, measured with
@@ -50,7 +50,14 @@ class CappedPaginator(Paginator):
         if not hasattr(queryset, "values"):
             counted = len(queryset[: limit + 1])
         elif _is_text_search(queryset):
-            pks = list(queryset.order_by().values_list("pk", flat=True)[: limit + 1])
+            matches = collected_matches(queryset)
+            if matches is not None and matches.pks is None and limit <= MATCH_LIMIT:
+                # The search found more than MATCH_LIMIT: at least limit + 1.
+                return limit, True
+            if matches is not None and matches.pks is not None:
+                pks = matches.pks
+            else:
+                pks = list(queryset.order_by().values_list("pk", flat=True)[: limit + 1])
             counted = len(pks)
             if counted <= limit:
                 self._matches = pks

@@ -22,6 +22,7 @@ and "lodz" are the same word everywhere.
 
 import re
 from collections import defaultdict
+from dataclasses import dataclass
 
 from django.db import connection
 from django.db.models import BooleanField, Case, FloatField, IntegerField, Value, When
@@ -262,7 +263,7 @@ def _search_postgresql(queryset, terms, folded):
         matching = queryset.filter(pk__in=pks)
     else:
         matching = queryset.filter(found)
-    return matching.annotate(
+    result = matching.annotate(
         text_rank=RawSQL(  # noqa: S611
             f"ts_rank(games_game.search_vector, {tsquery}) "
             "+ strict_word_similarity(%s, games_game.search_title)",
@@ -270,6 +271,32 @@ def _search_postgresql(queryset, terms, folded):
             output_field=FloatField(),
         )
     )
+    if pks:
+        result.query.text_matches = Matches(
+            pks=pks if len(pks) <= MATCH_LIMIT else None, clause=result.query.where.children[-1]
+        )
+    return result
+
+
+@dataclass(frozen=True)
+class Matches:
+    """What a PostgreSQL search learnt when it collected its matches' ids."""
+
+    # Every match's id when there are at most MATCH_LIMIT; None when there are more.
+    pks: list | None
+    # The search's condition in the query's WHERE: a filter added later comes after it.
+    clause: object
+
+
+def collected_matches(queryset) -> Matches | None:
+    """The ids ``queryset``'s text search collected, when no filter has narrowed the
+    queryset since: its count is then known without evaluating the search again.
+    (``GameFilter`` applies the text search after the other filters for this.)"""
+    matches = getattr(queryset.query, "text_matches", None)
+    where = queryset.query.where.children
+    if matches is not None and where and where[-1] is matches.clause:
+        return matches
+    return None
 
 
 def _fts5_query(terms, similar_words=None, column=""):
