@@ -23,6 +23,7 @@ and "lodz" are the same word everywhere.
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.db import connection
 from django.db.models import BooleanField, Case, FloatField, IntegerField, Value, When
@@ -221,18 +222,48 @@ def newest_if_many(queryset, many: bool):
 
 
 def _pg_tsquery(terms):
-    """A tsquery matching every word in any configuration; the last word also as a prefix."""
-    parts, params = [], []
-    for i, term in enumerate(terms):
-        alternatives = [
-            f"to_tsquery('{config}', %s)" for config in sorted(set(PG_CONFIGS.values()))
-        ]
-        params.extend([term] * len(alternatives))
+    """A tsquery matching every word in any configuration; the last word also as a prefix.
+
+    Written out once with each distinct lexeme once: most words stem alike in every
+    configuration, and "'zoch' | 'zoch' | 'zoch' | 'zoch' | 'zoch':*" made the planner
+    expect four times the matches it has (18 561 for 5 034 at 100 000 games), so it
+    scanned the table (54 ms) instead of reading the GIN index (4 ms).
+    """
+    groups = []
+    for i, alternatives in enumerate(_pg_lexemes(tuple(terms))):
         if i == len(terms) - 1:
-            alternatives.append("to_tsquery('ludo_simple', %s)")
+            # The prefix ('zoch':*) already matches the word as written ('zoch').
+            prefix = alternatives[-1]
+            alternatives = [a for a in alternatives if a + ":*" != prefix]
+        kept = list(dict.fromkeys(a for a in alternatives if a))
+        if kept:
+            groups.append("(" + " | ".join(f"({a})" for a in kept) + ")")
+    return "%s::tsquery", [" & ".join(groups)]
+
+
+@lru_cache(maxsize=4096)
+def _pg_lexemes(terms: tuple) -> list[list[str]]:
+    """Each word's tsquery in every configuration (the last word's also as a prefix), as
+    PostgreSQL writes them: "joueurs" is 'joueur' in French, 'joueurs' in Polish. The
+    configurations change only with a migration, so the answers are kept per process."""
+    configs = sorted(set(PG_CONFIGS.values()))
+    columns, params = [], []
+    for i, term in enumerate(terms):
+        for config in configs:
+            columns.append(f"to_tsquery('{config}', %s)::text")
+            params.append(term)
+        if i == len(terms) - 1:
+            columns.append("to_tsquery('ludo_simple', %s)::text")
             params.append(f"{term}:*")
-        parts.append("(" + " || ".join(alternatives) + ")")
-    return " && ".join(parts), params
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {', '.join(columns)}", params)  # noqa: S608
+        row = list(cursor.fetchone())
+    result, start = [], 0
+    for i in range(len(terms)):
+        width = len(configs) + (1 if i == len(terms) - 1 else 0)
+        result.append(row[start : start + width])
+        start += width
+    return result
 
 
 def _pg_typo(terms):

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.core.cache import caches
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -27,6 +28,9 @@ def queries(client, url, params=None):
 )
 def test_query_counts_do_not_grow_with_the_catalogue(client, seed, params, api_params):
     generate_catalogue(games=7, seed=1)
+    for name, p in (("games:game-list", params), ("api:game-list", api_params)):
+        client.get(reverse(name), p)  # PostgreSQL then knows the words' lexemes
+        caches["pages"].clear()
     small = {
         name: queries(client, reverse(name), p)
         for name, p in (("games:game-list", params), ("api:game-list", api_params))
@@ -67,3 +71,33 @@ def test_past_two_hundred_matches_the_newest_come_first(client, seed):
     by_title = client.get(reverse("games:game-list"), {"q": "joueur", "ordering": "title"})
     titles = [game.title for game in by_title.context["games"]]
     assert titles == sorted(titles)
+
+
+@pytest.mark.parametrize("params", [{}, {"players": 4}, {"players": 4, "age": 8}])
+def test_a_text_search_with_filters_counts_what_both_keep(client, seed, params):
+    generate_catalogue(games=60, seed=3)
+    expected = Game.objects.matching("joueur", rank=False)
+    if "players" in params:
+        expected = expected.playable_by(4)
+    if "age" in params:
+        expected = expected.suitable_for_age(8)
+    body = client.get(reverse("api:game-list"), {"q": "joueur", **params}).json()
+    assert 0 < body["count"] == expected.count()
+    shown = {game["slug"] for game in body["results"]}
+    assert shown <= set(expected.values_list("slug", flat=True))
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's search")
+@pytest.mark.parametrize(("games", "params"), [(60, {}), (60, {"players": 4}), (1001, {})])
+def test_postgresql_evaluates_a_text_search_once_for_count_and_page(client, seed, games, params):
+    generate_catalogue(games=games, seed=3)
+    url = reverse("api:game-list")
+    client.cookies["sessionid"] = "a-visitor-with-a-session"  # not the page cache's answer
+    client.get(url, {"q": "joueur", **params})  # the words' lexemes are then known
+    with CaptureQueriesContext(connection) as captured:
+        body = client.get(url, {"q": "joueur", **params}).json()
+    searches = [q["sql"] for q in captured if "search_terms @@" in q["sql"]]
+    # With at most 1 000 matches the page is read by id; beyond, the page of the newest
+    # matches evaluates the search as it walks, but the count does not.
+    assert len(searches) == (1 if body["count"] < 1000 else 2), searches
+    assert len(captured) == 3  # the ids, the page, its languages
