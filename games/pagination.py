@@ -11,7 +11,8 @@ A text search collects its matches' ids instead of counting them: when there are
 ``COUNT_CAP``, the page is then read by id, without evaluating the search again. At
 100 000 games on PostgreSQL, the page of "zamek smoka" (302 matches) walked 7 573 rows
 backwards along the primary key checking the search on each (117 ms under load); by id it
-reads the 20 rows it shows.
+reads the 20 rows it shows. The count reuses the ids the search collected
+(``games.search.collected_matches``) unless a filter was added after the search.
 """
 
 from functools import cached_property
