@@ -18,6 +18,8 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 PACE_ALL_AT_ONCE = "localStorage.setItem('paletti-bots-one-by-one', 'no');"
+# The first-game guide, once read, stays closed (test_paletti_guidance.py opens it).
+GUIDE_SEEN = "localStorage.setItem('paletti-guide-seen', 'yes');"
 
 # live_server runs in a thread; Playwright's sync API keeps an event loop in this one.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -45,6 +47,7 @@ def page(request, browser):
     # Most tests check what a turn leads to, not its pace: they choose, as a player can,
     # to see the bots' moves all at once (test_paletti_pace.py covers the pace).
     context.add_init_script(PACE_ALL_AT_ONCE)
+    context.add_init_script(GUIDE_SEEN)
     page = context.new_page()
     page.width = request.param
     yield page

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from e2e.conftest import assert_no_serious_violation, screenshot
+from e2e.conftest import GUIDE_SEEN, PACE_ALL_AT_ONCE, assert_no_serious_violation, screenshot
 from e2e.conftest import english_url as url
 
 SEED = 42
@@ -69,6 +69,7 @@ def three_builds():
 def touch_with_the_mouse(page, canvas):
     """Sweep the pointer along the base columns until it rests on one the player may take,
     and click it; returns where."""
+    canvas.scroll_into_view_if_needed()
     box = canvas.bounding_box()
     y = box["y"] + box["height"] * 0.7
     for step in range(101):
@@ -280,7 +281,6 @@ def test_one_turn_with_the_mouse_on_the_drawing(seeded_server, page):
     start_from_setup(seeded_server, page)
     page.get_by_role("button", name="Play black").click()
     canvas = page.locator("#villa")
-    box = canvas.bounding_box()
     touch_with_the_mouse(page, canvas)
     expect(page.locator("#prompt")).to_contain_text(re.compile(r"bears \d+ g"))
     page.get_by_role("button", name="Pull it out gently").click()
@@ -288,6 +288,8 @@ def test_one_turn_with_the_mouse_on_the_drawing(seeded_server, page):
     expect(slider).to_be_visible()
 
     def drag(start, end):
+        canvas.scroll_into_view_if_needed()
+        box = canvas.bounding_box()
         y = box["y"] + box["height"] * 0.3
         page.mouse.move(box["x"] + box["width"] * start, y)
         page.mouse.down()
@@ -381,7 +383,9 @@ def view_settled(page):
 
 
 def on_screen(page, x, y):
-    """Where a world point (mm) is on the page, from the drawing's view."""
+    """Where a world point (mm) is on the screen, from the drawing's view (scrolled into sight
+    first, as a player on a phone would scroll up to it after a button below it)."""
+    page.locator("#villa").scroll_into_view_if_needed()
     box = page.locator("#villa").bounding_box()
     scale, ox, oy = map(float, page.locator("#villa").get_attribute("data-view").split())
     return box["x"] + ox + x * scale, box["y"] + oy - y * scale
@@ -419,6 +423,8 @@ def finger(browser):
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
     )
+    context.add_init_script(PACE_ALL_AT_ONCE)
+    context.add_init_script(GUIDE_SEEN)
     page = context.new_page()
     page.width = 390
     yield page

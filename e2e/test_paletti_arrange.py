@@ -24,7 +24,6 @@ def test_players_place_the_columns_and_the_match_starts_from_their_places(seeded
     page.locator("#arrange-rows input[data-column='4']").fill("-95")
     page.locator("#arrange-rows select[data-column='4']").select_option(label="back lane")
     page.get_by_label("Blue platform: position (mm from the middle)").fill("5")
-    screenshot(page, "paletti-arrange")
     page.get_by_role("button", name="Start the match").click()
     page.wait_for_url(re.compile(r"/paletti/[0-9a-f-]{36}/$"))
     match_id = page.url.rstrip("/").split("/")[-1]
@@ -42,4 +41,5 @@ def test_a_column_in_the_forbidden_zone_is_refused_next_to_the_choice(seeded_ser
     error = page.locator("#option-setup-error")
     expect(error).to_be_visible()
     expect(error).to_contain_text("forbidden zone")
+    screenshot(page, "paletti-arrange")
     assert re.search(r"/paletti/$", page.url)
