@@ -64,6 +64,7 @@ class Command(BaseCommand):
                     f"{report['protests_won']}/{report['protests']} won"
                     + (
                         f", collapse during {report['collapse_action']}"
+                        f" ({report['collapse_reason']}, {report['collapse_view']} view)"
                         if report["collapsed"]
                         else ""
                     )
@@ -85,7 +86,8 @@ class Command(BaseCommand):
                 f"{summary['highest']}, slowest decision {summary['slowest_decision']} s, "
                 f"{summary['seconds']} s; turns min/median/max {summary['turns']['min']}/"
                 f"{summary['turns']['median']}/{summary['turns']['max']}; collapses by action "
-                f"{summary['collapse_causes']}; ends {summary['end_reasons']}; claims "
+                f"{summary['collapse_causes']}, by view {summary['collapse_views']}; ends "
+                f"{summary['end_reasons']}, outcomes {summary['outcomes']}; claims "
                 f"{summary['claims']}; protests {summary['protests_won']}/{summary['protests']} "
                 f"won"
                 + (
