@@ -43,4 +43,9 @@ def test_green_on_one_row_falls_over_in_the_side_drawing(seeded_server, page):
     settled(page)
     page.wait_for_timeout(500)
     assert _side_drawing_changes(page) != before
+    # The end says why, truthfully: green never stood, so the race for the seal (which
+    # starts on green under the French rules) had not begun.
+    expect(page.locator("#game-over")).to_be_visible()
+    expect(page.locator("#game-over-heading")).to_have_text("Nobody wins.")
+    expect(page.locator("#end-reason")).to_contain_text("The race for the seal had not begun")
     screenshot(page, "paletti-depth-fall")
