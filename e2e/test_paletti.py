@@ -460,6 +460,17 @@ def test_where_two_columns_overlap_the_player_chooses(seeded_server, page):
     expect(chooser).to_be_hidden()
 
 
+def test_escape_closes_the_chooser_without_touching_anything(seeded_server, page):
+    state = play_pink(seeded_server, page)
+    page.mouse.click(*column_point(page, state, 15, x=44))
+    chooser = page.locator("#pointing")
+    expect(chooser).to_contain_text("These columns overlap here")
+    expect(chooser.get_by_role("button").first).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(chooser).to_be_hidden()
+    expect(page.locator("#prompt")).to_contain_text("Touch a column")
+
+
 def test_on_a_touch_screen_the_first_tap_selects_and_the_second_commits(seeded_server, finger):
     page = finger
     state = play_pink(seeded_server, page)

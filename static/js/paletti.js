@@ -1286,6 +1286,13 @@
     const box = game.root.querySelector("#pointing");
     box.replaceChildren(...children);
     box.hidden = false;
+    // Escape closes the chooser or the selection, as Cancel does.
+    box.onkeydown = (event) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        clearPointing(true);
+      }
+    };
     draw();
     return box;
   }
