@@ -11,12 +11,7 @@
   "use strict";
 
   const gettext = typeof window.gettext === "function" ? window.gettext : (s) => s;
-  const PAINT = {
-    white: "#f6f3ea",
-    black: "#25272b",
-    purple: "#7d3c98",
-    pink: "#e8709f",
-  };
+  const PAINT = window.PalettiView.PAINT; // paletti-view.js, loaded first
   const COLOUR_NAMES = {
     white: gettext("white"),
     black: gettext("black"),

@@ -11,20 +11,11 @@
 (function () {
   "use strict";
 
-  const PAINT = {
-    white: "#f6f3ea",
-    black: "#25272b",
-    purple: "#7d3c98",
-    pink: "#e8709f",
-    blue: "#2b6cc4",
-    green: "#2f9a52",
-    yellow: "#e8c12c",
-    orange: "#ec8a2d",
-    red: "#cf3b3b",
-  };
   const gettext = typeof window.gettext === "function" ? window.gettext : (s) => s;
   const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
+  // Shared with the front drawing (paletti-view.js, loaded first).
+  const { PAINT, sample } = window.PalettiView;
   const view = { canvas: null, state: null, poses: {}, anim: null, scale: 1, x0: 0, y0: 0 };
 
   function posesOf(state) {
@@ -116,17 +107,6 @@
     ctx.fillText(gettext("front"), sx(-half), view.height - 1);
     ctx.textAlign = "right";
     ctx.fillText(gettext("back"), sx(half), view.height - 1);
-  }
-
-  function sample(track, t) {
-    let i = 0;
-    while (i + 1 < track.length && track[i + 1][0] <= t) i++;
-    const [t0, p0] = track[i];
-    if (i + 1 >= track.length) return p0;
-    const [t1, p1] = track[i + 1];
-    if (!p0 || !p1 || t1 <= t0) return p0;
-    const k = (t - t0) / (t1 - t0);
-    return [p0[0] + (p1[0] - p0[0]) * k, p0[1] + (p1[1] - p0[1]) * k, p0[2] + (p1[2] - p0[2]) * k];
   }
 
   // The state after an answer: animate its frames, then show the state's poses.

@@ -157,5 +157,31 @@
     };
   }
 
-  window.PalettiView = { columnsUnder, hiddenBehind, lockPoint, sceneBounds, fitView, viewTween };
+  // The pieces' paint, shared by the front and the side drawings.
+  const PAINT = {
+    white: "#f6f3ea",
+    black: "#25272b",
+    purple: "#7d3c98",
+    pink: "#e8709f",
+    blue: "#2b6cc4",
+    green: "#2f9a52",
+    yellow: "#e8c12c",
+    orange: "#ec8a2d",
+    red: "#cf3b3b",
+  };
+
+  // A pose at time t on a track of [t, pose] (null: not in the world), straight between
+  // frames: both drawings animate the server's frames this way.
+  function sample(track, t) {
+    let i = 0;
+    while (i + 1 < track.length && track[i + 1][0] <= t) i++;
+    const [t0, p0] = track[i];
+    if (i + 1 >= track.length) return p0;
+    const [t1, p1] = track[i + 1];
+    if (!p0 || !p1 || t1 <= t0) return p0;
+    const k = (t - t0) / (t1 - t0);
+    return [p0[0] + (p1[0] - p0[0]) * k, p0[1] + (p1[1] - p0[1]) * k, p0[2] + (p1[2] - p0[2]) * k];
+  }
+
+  window.PalettiView = { columnsUnder, hiddenBehind, lockPoint, sceneBounds, fitView, viewTween, PAINT, sample };
 })();

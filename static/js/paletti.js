@@ -61,17 +61,7 @@
     thick: pgettext("a column named as the object of a verb", "thick round column"),
   };
   const LANE_NAMES = [gettext("front lane"), gettext("middle lane"), gettext("back lane")];
-  const PAINT = {
-    white: "#f6f3ea",
-    black: "#25272b",
-    purple: "#7d3c98",
-    pink: "#e8709f",
-    blue: "#2b6cc4",
-    green: "#2f9a52",
-    yellow: "#e8c12c",
-    orange: "#ec8a2d",
-    red: "#cf3b3b",
-  };
+  const PAINT = window.PalettiView.PAINT;
   const FOCUS = "#d35400";
 
   const colourName = (c) => COLOUR_NAMES[c] || c;
@@ -682,16 +672,7 @@
     requestAnimationFrame(tick);
   }
 
-  function sample(track, t) {
-    let i = 0;
-    while (i + 1 < track.length && track[i + 1][0] <= t) i++;
-    const [t0, p0] = track[i];
-    if (i + 1 >= track.length) return p0;
-    const [t1, p1] = track[i + 1];
-    if (!p0 || !p1 || t1 <= t0) return p0;
-    const k = (t - t0) / (t1 - t0);
-    return [p0[0] + (p1[0] - p0[0]) * k, p0[1] + (p1[1] - p0[1]) * k, p0[2] + (p1[2] - p0[2]) * k];
-  }
+  const sample = window.PalettiView.sample;
 
   /* ---------- Actions ---------- */
 
