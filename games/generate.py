@@ -10,7 +10,7 @@ of the four languages), the same ones for the same seed. Their slugs start with
 import random
 from collections.abc import Callable
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils.text import slugify
 
 from .models import (
@@ -231,7 +231,24 @@ def generate_catalogue(
         done += size
         if progress:
             progress(done, games)
+    refresh_planner_statistics()
     return done
+
+
+def refresh_planner_statistics() -> None:
+    """Tell the database's planner what the catalogue now holds.
+
+    Until autovacuum gets to it, PostgreSQL plans the new rows with the statistics of an
+    almost empty table: on a freshly generated 100 000-game catalogue the text searches'
+    p95 was 664 ms, and 19-22 ms once analysed (bench/catalogue_bench.py, same machine).
+    """
+    tables = [
+        model._meta.db_table
+        for model in (Game, GameAuthor, RuleSummary, Game.languages.through, Person)
+    ]
+    with connection.cursor() as cursor:
+        for table in tables:
+            cursor.execute(f"ANALYZE {connection.ops.quote_name(table)}")  # noqa: S608
 
 
 def delete_generated() -> int:

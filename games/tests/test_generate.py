@@ -52,3 +52,18 @@ def test_command_shows_progress_and_refuses_to_repeat_a_seed(seed):
     call_command("generate_catalogue", games=2, seed=2, replace=True, stdout=StringIO())
     assert Game.objects.filter(slug__startswith="gen-").count() == 2
     assert Game.objects.count() == 5
+
+
+def test_the_planner_is_told_how_many_games_were_generated(seed):
+    """Without fresh statistics PostgreSQL planned a generated 100 000-game catalogue as an
+    empty one (text search p95 664 ms instead of about 20 ms)."""
+    from django.db import connection
+
+    generate_catalogue(games=40, seed=3)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT reltuples FROM pg_class WHERE relname = 'games_game'")
+            assert cursor.fetchone()[0] == Game.objects.count()
+        else:
+            cursor.execute("SELECT stat FROM sqlite_stat1 WHERE tbl = 'games_game' LIMIT 1")
+            assert int(cursor.fetchone()[0].split()[0]) == Game.objects.count()

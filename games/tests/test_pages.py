@@ -187,3 +187,27 @@ def test_every_page_links_a_favicon_that_is_served(client, seed):
     icon = re.search(r'<link rel="icon" href="([^"]+)"', page)
     assert icon, "no icon link in the base template"
     assert finders.find("favicon.svg")
+
+
+def test_a_category_added_by_staff_is_offered_and_filters_at_once(client, seed):
+    """The filter form's class is built once per process: the categories it offers must
+    still be read from the database on every request."""
+    from games.models import EsarCategory
+
+    client.get(reverse("games:game-list"), {"players": 2})
+    parent = EsarCategory.objects.get(code="A 400")
+    EsarCategory.objects.create(code="A 499", parent=parent, family="A", label_fr="Essai")
+    make_game(title="Jeu d'essai", slug="jeu-essai", esar=EsarCategory.objects.get(code="A 499"))
+    response = client.get(reverse("games:game-list"), {"esar": "A 499"})
+    assert response.context["valid"] is True
+    assert [g.slug for g in response.context["games"]] == ["jeu-essai"]
+    assert b"A 499" in response.content
+
+
+def test_two_searches_in_a_row_keep_their_own_filters(client, seed):
+    """Each request's filters are its own (the filters are copied, not shared)."""
+    first = client.get(reverse("games:game-list"), {"players": 5})
+    second = client.get(reverse("games:game-list"), {"q": "villa"})
+    assert first.context["count"] == 2
+    assert "villa-paletti" not in {g.slug for g in first.context["games"]}
+    assert [g.slug for g in second.context["games"]] == ["villa-paletti"]
