@@ -27,7 +27,8 @@ def game_cards(page_games, *, version: int, games_to_render) -> list[str]:
     """The rendered cards of a page of games, in its order.
 
     ``page_games`` is the page's queryset: only its ids are read. The games whose card is
-    not cached yet are read from ``games_to_render`` (a queryset with what a card shows)."""
+    not cached yet are read from ``games_to_render()`` (a queryset with what a card
+    shows, built only when a card is missing)."""
     pks = list(page_games.values_list("pk", flat=True))
     prefix = _prefix("card", version)
     cache = caches["pages"]
@@ -37,7 +38,7 @@ def game_cards(page_games, *, version: int, games_to_render) -> list[str]:
         template = get_template("includes/game_card.html")
         fresh = {
             f"{prefix}{game.pk}": template.render({"game": game})
-            for game in games_to_render.filter(pk__in=missing)
+            for game in games_to_render().filter(pk__in=missing)
         }
         cache.set_many(fresh, PAGE_TIMEOUT)
         cards.update(fresh)

@@ -1,12 +1,16 @@
 """The ludothèque's records: games as a PMB catalogue prints them, and what hangs off them."""
 
+from datetime import UTC
+
 from django.conf import settings
 from django.contrib.postgres.search import SearchVectorField
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
-from django.db import models
+from django.db import connection, models
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import get_language, get_language_info
 from django.utils.translation import gettext_lazy as _
 
@@ -540,14 +544,21 @@ class CatalogueVersion(models.Model):
 
     @classmethod
     def current(cls):
-        # Raw: read on every catalogue request, cached ones included, where building the
-        # ORM query was a third of a cache hit's time.
-        found = list(cls.objects.raw("SELECT * FROM games_catalogueversion WHERE id = 1"))
-        return found[0] if found else cls.objects.get_or_create(pk=1)[0]
+        # Read with a bare cursor: on every catalogue request, cached ones included, the
+        # ORM query was a third of a cache hit's time, and a raw queryset still 0.1 ms.
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT version, changed_at FROM games_catalogueversion WHERE id = 1")
+            row = cursor.fetchone()
+        if row is None:
+            return cls.objects.get_or_create(pk=1)[0]
+        version, changed_at = row
+        if isinstance(changed_at, str):  # SQLite hands datetimes over as text, in UTC
+            changed_at = parse_datetime(changed_at)
+        if settings.USE_TZ and timezone.is_naive(changed_at):
+            changed_at = timezone.make_aware(changed_at, UTC)
+        return cls(pk=1, version=version, changed_at=changed_at)
 
     @classmethod
     def bump(cls):
-        from django.utils import timezone
-
         if not cls.objects.filter(pk=1).update(version=F("version") + 1, changed_at=timezone.now()):
             cls.objects.get_or_create(pk=1)

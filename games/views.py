@@ -60,7 +60,7 @@ def game_list(request):
             "page_obj": page,
             "games": page.object_list,
             "cards": game_cards(
-                page.object_list, version=version, games_to_render=_listing_queryset()
+                page.object_list, version=version, games_to_render=_listing_queryset
             ),
             "count": page.paginator.count,
             "count_capped": page.paginator.count_capped,

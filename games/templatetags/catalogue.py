@@ -1,11 +1,35 @@
 from django import template
 from django.conf import settings
+from django.template.loader import get_template
 from django.urls import reverse, translate_url
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
-from django.utils.translation import get_language, get_language_info
+from django.utils.safestring import mark_safe
+from django.utils.text import capfirst
+from django.utils.translation import get_language, get_language_info, gettext
 
 register = template.Library()
+
+# Pieces of every page that depend only on the language (and a few named variants):
+# rendered once per process, which is restarted when templates or translations change.
+_RENDERED_PER_LANGUAGE = {}
+
+
+@register.simple_tag
+def rendered_per_language(template_name, **variant):
+    """A template that needs nothing but the language and ``variant`` (the site's header,
+    footer and stylesheet links), rendered once per language and variant in a process.
+
+    The page's frame (header, footer, asset links) was half of the list page's rendering
+    time, for text that only changes with the language. With DEBUG on, it is rendered on
+    every request so that edits show at once."""
+    key = (template_name, get_language(), tuple(sorted(variant.items())))
+    html = None if settings.DEBUG else _RENDERED_PER_LANGUAGE.get(key)
+    if html is None:
+        html = get_template(template_name).render(variant)
+        if not settings.DEBUG:
+            _RENDERED_PER_LANGUAGE[key] = html
+    return mark_safe(html)  # noqa: S308 - rendered by the template engine, escaped there
 
 
 @register.simple_tag(takes_context=True)
@@ -46,6 +70,46 @@ def page_in_languages(context):
             for code, _name in settings.LANGUAGES
         ]
     return request._page_in_languages
+
+
+@register.simple_tag(takes_context=True)
+def alternate_links(context):
+    """``<link rel="alternate" hreflang=…>`` for the current page in every language.
+
+    Written here rather than in a template, like ``language_switcher``: looping in the
+    template engine cost more than the rest of the page's frame."""
+    request = context["request"]
+    origin = f"{request.scheme}://{request.get_host()}"
+    return format_html_join(
+        "\n  ",
+        '<link rel="alternate" hreflang="{}" href="{}{}">',
+        ((language["code"], origin, language["url"]) for language in page_in_languages(context)),
+    )
+
+
+@register.simple_tag(takes_context=True)
+def language_switcher(context):
+    """The links to the current page in each language, the current one marked."""
+    current = get_language()
+    items = format_html_join(
+        "\n    ",
+        '<li><a href="{}" hreflang="{}" lang="{}"{}>{}</a></li>',
+        (
+            (
+                language["url"],
+                language["code"],
+                language["code"],
+                mark_safe(' aria-current="true"') if language["code"] == current else "",
+                capfirst(language["name_local"]),
+            )
+            for language in page_in_languages(context)
+        ),
+    )
+    return format_html(
+        '<nav class="lang-switch" aria-label="{}">\n  <ul>\n    {}\n  </ul>\n</nav>',
+        gettext("Language"),
+        items,
+    )
 
 
 @register.simple_tag(takes_context=True)
