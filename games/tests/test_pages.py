@@ -211,3 +211,23 @@ def test_two_searches_in_a_row_keep_their_own_filters(client, seed):
     assert first.context["count"] == 2
     assert "villa-paletti" not in {g.slug for g in first.context["games"]}
     assert [g.slug for g in second.context["games"]] == ["villa-paletti"]
+
+
+def test_language_links_keep_the_query_escaped_and_the_frame_follows_the_language(client, seed):
+    """The switcher and the alternates point at the same page in each language, with the
+    patron's query kept and escaped; the header, written once per language, is in the
+    page's language."""
+    danish = client.get("/da/games/", {"players": 4, "q": '<x>"'}).content.decode()
+    query = "?players=4&amp;q=%3Cx%3E%22"
+    for code in ("fr", "da", "pl", "en"):
+        assert (
+            f'<link rel="alternate" hreflang="{code}" href="http://testserver/{code}/games/{query}">'
+            in danish
+        )
+        assert f'href="/{code}/games/{query}" hreflang="{code}" lang="{code}"' in danish
+    assert 'lang="da" aria-current="true">Dansk</a>' in danish
+    assert "<x>" not in danish
+    assert ">Katalog</a>" in danish and 'aria-label="Sprog"' in danish
+    polish = client.get("/pl/games/villa-paletti/").content.decode()
+    assert 'href="/pl/games/">Katalog</a>' in polish and 'aria-current="page">Katalog' not in polish
+    assert ">Przejdź do treści</a>" in polish
