@@ -110,3 +110,18 @@ def test_pages_link_their_other_language_versions(client, summaries):
     for code in ("fr", "da", "pl", "en"):
         expected = f'hreflang="{code}" href="http://testserver/{code}/games/alhambra/"'
         assert expected.encode() in response.content
+
+
+def test_an_edited_summary_shows_its_new_text_on_every_rules_page(client, summaries):
+    """Rendered rules are kept per process by their text: an edit is a new text, shown at
+    once on the rules page and side by side, never the old rendering."""
+    client.cookies["sessionid"] = "a-visitor-with-a-session"  # past the page cache
+    rules = reverse("games:game-rules", args=["villa-paletti", "da"])
+    compare = reverse("games:game-rules-compare", args=["villa-paletti"]) + "?left=fr&right=da"
+    assert "Fejlrettet afsnit" not in client.get(rules).content.decode()
+    client.get(compare)
+    summary = RuleSummary.objects.get(game__slug="villa-paletti", language="da")
+    summary.text = summary.text.replace("## ", "## Fejlrettet afsnit\n\nNy tekst.\n\n## ", 1)
+    summary.save()
+    assert "<h3>Fejlrettet afsnit</h3>" in client.get(rules).content.decode()
+    assert "<h3>Fejlrettet afsnit</h3>" in client.get(compare).content.decode()
