@@ -1,6 +1,7 @@
 import pytest
 from django.contrib.auth.models import Group, Permission, User
 from django.urls import reverse
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from games.models import Game, RuleSummary
@@ -196,3 +197,37 @@ def test_suggestions_refuse_a_missing_or_huge_query(api, seed, params):
 def test_suggestions_are_in_the_api_schema(api):
     schema = api.get(reverse("api:schema"), HTTP_ACCEPT="application/json").json()
     assert "/api/games/suggest/" in schema["paths"]
+
+
+@pytest.mark.parametrize("language", ["fr", "da", "en"])
+def test_a_listed_game_is_what_drf_would_write_field_by_field(api, seed, language):
+    """The list writes its games directly (for speed); what it sends must be exactly what
+    the declared fields give, for every record: no maximum age, no language, several."""
+    from rest_framework import serializers
+    from rest_framework.test import APIRequestFactory
+
+    from games.api import GameListSerializer
+    from games.generate import generate_catalogue
+    from games.models import EsarCategory
+
+    generate_catalogue(games=6, seed=4)
+    make_game(title="Sans langue", slug="sans-langue", max_age=None)
+    EsarCategory.objects.filter(code="A 404").update(label_da="")  # falls back to French
+    request = APIRequestFactory().get("/api/games/")
+    from rest_framework.request import Request
+
+    with translation.override(language):
+        games = list(Game.objects.select_related("esar").prefetch_related("languages"))
+        serializer = GameListSerializer(games, many=True, context={"request": Request(request)})
+        fast = serializer.data
+        slow = [
+            serializers.ModelSerializer.to_representation(
+                GameListSerializer(context=serializer.context), game
+            )
+            for game in games
+        ]
+    assert len(fast) == Game.objects.count() >= 10
+    assert [dict(item) for item in fast] == [dict(item) for item in slow]
+    assert fast[0]["url"] == f"http://testserver/api/games/{games[0].slug}/"
+    listed = api.get("/api/games/", {"page_size": 100}).json()["results"]
+    assert {item["slug"] for item in listed} == {game.slug for game in games}
