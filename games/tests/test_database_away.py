@@ -67,3 +67,37 @@ def test_postgresql_connections_carry_the_timeouts(settings):
         assert cursor.fetchone()[0] == "10s"
         with pytest.raises(OperationalError):
             cursor.execute("SET LOCAL statement_timeout = 50; SELECT pg_sleep(1)")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_cut_connection_is_replaced_and_a_sound_one_not_checked_first(monkeypatch, seed):
+    """A catalogue request's first statement stands for the health check: a sound kept
+    connection is not sent "SELECT 1" first, and one the database has cut is replaced
+    without the visitor seeing an error."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite has no connection to cut")
+    import psycopg
+
+    from games.models import CatalogueVersion
+
+    checks = []
+    real_is_usable = connection.is_usable
+    monkeypatch.setattr(connection, "is_usable", lambda: checks.append(1) or real_is_usable())
+    connection.ensure_connection()
+    connection.health_check_done = False  # as at the start of a request
+    assert CatalogueVersion.current().version >= 1
+    assert checks == []
+    old_pid = connection.connection.info.backend_pid
+    params = {
+        k: v
+        for k, v in connection.get_connection_params().items()
+        if k in {"host", "port", "user", "dbname", "password"}
+    }
+    with psycopg.connect(**params, autocommit=True) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", [old_pid])
+    connection.health_check_done = False  # the next request
+    assert CatalogueVersion.current().version >= 1
+    assert checks == [1]
+    assert connection.connection.info.backend_pid != old_pid
+    client = Client(raise_request_exception=False)
+    assert client.get(reverse("games:game-list")).status_code == 200
