@@ -23,13 +23,15 @@ def _prefix(kind, version):
     return f"{kind}:{version}:{CODE_VERSION}:{get_language()}:"
 
 
-def game_cards(page_games, *, version: int, games_to_render) -> list[str]:
+def game_cards(page, *, version: int, games_to_render) -> list[str]:
     """The rendered cards of a page of games, in its order.
 
-    ``page_games`` is the page's queryset: only its ids are read. The games whose card is
-    not cached yet are read from ``games_to_render()`` (a queryset with what a card
-    shows, built only when a card is missing)."""
-    pks = list(page_games.values_list("pk", flat=True))
+    Only the ``page``'s ids are read (its ``pks`` when the paginator read them with the
+    count). The games whose card is not cached yet are read from ``games_to_render()``
+    (a queryset with what a card shows, built only when a card is missing)."""
+    pks = getattr(page, "pks", None)
+    if pks is None:
+        pks = list(page.object_list.values_list("pk", flat=True))
     prefix = _prefix("card", version)
     cache = caches["pages"]
     cards = cache.get_many([f"{prefix}{pk}" for pk in pks])

@@ -59,9 +59,7 @@ def game_list(request):
             "valid": valid,
             "page_obj": page,
             "games": page.object_list,
-            "cards": game_cards(
-                page.object_list, version=version, games_to_render=_listing_queryset
-            ),
+            "cards": game_cards(page, version=version, games_to_render=_listing_queryset),
             "count": page.paginator.count,
             "count_capped": page.paginator.count_capped,
             "count_cap": COUNT_CAP,

@@ -2,6 +2,7 @@ import json
 import re
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 from django.utils import translation
 
@@ -69,14 +70,16 @@ def test_sorting_and_pagination(client, seed):
 
 def test_list_page_queries_do_not_grow_with_the_page(client, seed, django_assert_num_queries):
     url = reverse("games:game-list")
-    # The catalogue's version (validators and page cache), the count, the page's ids, the
-    # filters' ESAR and language choices, and the cards: games, then their credits.
-    with django_assert_num_queries(7):
+    # The catalogue's version (validators and page cache), the count, the page's ids (on
+    # PostgreSQL in the count's statement), the filters' ESAR and language choices, and
+    # the cards: games, then their credits.
+    expected = 6 if connection.vendor == "postgresql" else 7
+    with django_assert_num_queries(expected):
         response = client.get(url)
     assert len(response.context["games"]) == 3
     for n in range(12):
         make_game(title=f"Jeu {n}", slug=f"jeu-{n}")
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(expected):
         response = client.get(url)
     assert len(response.context["games"]) == 12
 
@@ -87,9 +90,9 @@ def test_cards_rendered_once_serve_every_page_listing_the_game(
     client.cookies["sessionid"] = "a-visitor-with-a-session"  # past the page cache
     url = reverse("games:game-list")
     client.get(url, {"players": 2})
-    # The version, the count, the page's ids, the new filters' ESAR and language choices:
-    # no card is read or rendered again.
-    with django_assert_num_queries(5):
+    # The version, the count, the page's ids (on PostgreSQL with the count), the new
+    # filters' ESAR and language choices: no card is read or rendered again.
+    with django_assert_num_queries(4 if connection.vendor == "postgresql" else 5):
         response = client.get(url, {"players": 2, "ordering": "-title"})
     assert response.content.decode().count('class="game-card"') == 3
     assert "Bill Payne" in response.content.decode()
