@@ -121,12 +121,15 @@ def _count_at_most(queryset, most: int, page_ids=None):
         if page_ids is None:
             cursor.execute(f"SELECT COUNT(*) FROM ({sql}) AS capped", params)  # noqa: S608
             return cursor.fetchone()[0]
+        # The page is read only when the count reaches it: an ordered walk looking for a
+        # page of nothing went through every row ("esar=A" at 100 000 games: 105 ms).
         cursor.execute(
-            f"SELECT (SELECT COUNT(*) FROM ({sql}) AS capped), ARRAY({ids_sql})",  # noqa: S608
-            (*params, *ids_params),
+            f"SELECT counted, CASE WHEN counted > %s THEN ARRAY({ids_sql}) END"  # noqa: S608
+            f" FROM (SELECT COUNT(*) AS counted FROM ({sql}) AS capped) AS found",
+            (page_ids.query.low_mark, *ids_params, *params),
         )
         count, ids = cursor.fetchone()
-        return count, list(ids)
+        return count, list(ids or [])
 
 
 def _page_known_beforehand(queryset) -> bool:
