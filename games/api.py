@@ -61,6 +61,24 @@ class CreditSerializer(serializers.ModelSerializer):
         fields = ["name", "role"]
 
 
+class GameListPageSerializer(serializers.ListSerializer):
+    """A page of listed games: their languages' codes read in one query for the page,
+    rather than by prefetching the languages themselves (a related manager and a model
+    instance for every game and language: about 2 ms of a 20-game page)."""
+
+    def to_representation(self, data):
+        games = list(data.all() if hasattr(data, "all") else data)
+        codes = {game.pk: [] for game in games}
+        for game_id, code in (
+            Game.languages.through.objects.filter(game_id__in=codes)
+            .order_by("language__code")
+            .values_list("game_id", "language__code")
+        ):
+            codes[game_id].append(code)
+        self.child.language_codes = codes
+        return [self.child.to_representation(game) for game in games]
+
+
 class GameListSerializer(serializers.ModelSerializer):
     """A game in a list. The fields say what the API sends (and its schema);
     ``to_representation`` writes the same thing directly, because DRF's field-by-field
@@ -102,6 +120,10 @@ class GameListSerializer(serializers.ModelSerializer):
             "esar",
             "languages",
         ]
+        list_serializer_class = GameListPageSerializer
+
+    # Set by GameListPageSerializer for the games of its page.
+    language_codes = None
 
     def to_representation(self, game):
         esar = game.esar
@@ -115,7 +137,11 @@ class GameListSerializer(serializers.ModelSerializer):
             "max_age": game.max_age,
             "duration_minutes": game.duration_minutes,
             "esar": {"code": esar.code, "label": esar.label, "family": esar.family},
-            "languages": [language.code for language in game.languages.all()],
+            "languages": (
+                self.language_codes[game.pk]
+                if self.language_codes is not None and game.pk in self.language_codes
+                else [language.code for language in game.languages.all()]
+            ),
         }
 
     def _url_prefix(self):
@@ -255,11 +281,8 @@ class GameViewSet(CatalogueCacheMixin, viewsets.ModelViewSet):
 
     def get_queryset(self):
         if self.action == "list":
-            queryset = (
-                Game.objects.select_related("esar")
-                .prefetch_related("languages")
-                .only(*GameListSerializer.COLUMNS)
-            )
+            # The languages' codes are read for the page by GameListPageSerializer.
+            queryset = Game.objects.select_related("esar").only(*GameListSerializer.COLUMNS)
         else:
             queryset = (
                 Game.objects.for_display()
