@@ -26,7 +26,8 @@ from django.conf import settings
 from django.core.cache import caches
 from django.db import DatabaseError
 from django.http import HttpResponse
-from django.utils.cache import get_conditional_response
+from django.utils.cache import get_conditional_response, quote_etag
+from django.utils.http import http_date
 from django.utils.translation import get_language, get_language_from_request
 from django.views.decorators.http import condition
 
@@ -48,11 +49,16 @@ def _code_version():
 CODE_VERSION = _code_version()
 
 
-def catalogue_version(request):
-    """The catalogue's version row, read once per request."""
+def catalogue_version(request, *, read=None):
+    """The catalogue's version row, read once per request (``read``: as a view read it
+    along with something else)."""
     if not hasattr(request, "_catalogue_version"):
-        request._catalogue_version = CatalogueVersion.current()
+        request._catalogue_version = read or CatalogueVersion.current()
     return request._catalogue_version
+
+
+def catalogue_version_known(request) -> bool:
+    return hasattr(request, "_catalogue_version")
 
 
 def _etag(request, *args, **kwargs):
@@ -71,17 +77,43 @@ def _anonymous(request):
     )
 
 
-def catalogue_page(view):
+def catalogue_page(view=None, *, version_read_by_view=False):
     """Validators and 304s for a catalogue page; its answers may be cached for anonymous
-    visitors (``AnonymousCacheMiddleware``)."""
+    visitors (``AnonymousCacheMiddleware``).
 
-    @wraps(view)
-    def cacheable_view(request, *args, **kwargs):
-        response = view(request, *args, **kwargs)
-        response.catalogue_cacheable = True
-        return response
+    With ``version_read_by_view``, a request that asks no conditional question
+    (If-None-Match, If-Modified-Since) runs the view before the catalogue's version is
+    known: the view reads it in its own first statement (the list page, with its count on
+    PostgreSQL: one round trip fewer) or calls ``catalogue_version`` before it reads
+    anything else, and the validators are then set from what it read."""
 
-    return condition(etag_func=_etag, last_modified_func=_last_modified)(cacheable_view)
+    def decorate(view):
+        @wraps(view)
+        def cacheable_view(request, *args, **kwargs):
+            response = view(request, *args, **kwargs)
+            response.catalogue_cacheable = True
+            return response
+
+        conditional = condition(etag_func=_etag, last_modified_func=_last_modified)(cacheable_view)
+        if not version_read_by_view:
+            return conditional
+
+        @wraps(view)
+        def page(request, *args, **kwargs):
+            if request.method not in ("GET", "HEAD") or (
+                "HTTP_IF_NONE_MATCH" in request.META or "HTTP_IF_MODIFIED_SINCE" in request.META
+            ):
+                return conditional(request, *args, **kwargs)
+            response = cacheable_view(request, *args, **kwargs)
+            # What ``condition`` sets after the view.
+            if not response.has_header("Last-Modified"):
+                response.headers["Last-Modified"] = http_date(_last_modified(request).timestamp())
+            response.headers.setdefault("ETag", quote_etag(_etag(request)))
+            return response
+
+        return page
+
+    return decorate(view) if view is not None else decorate
 
 
 class CatalogueCacheMixin:

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.contrib.postgres.search import SearchVectorField
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
-from django.db import DatabaseError, connection, models
+from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
@@ -548,12 +548,24 @@ class CatalogueVersion(models.Model):
     def current(cls):
         # Read with a bare cursor: on every catalogue request, cached ones included, the
         # ORM query was a third of a cache hit's time, and a raw queryset still 0.1 ms.
-        row = _first_statement_of_the_request(
+        from .db import first_statement_of_the_request
+
+        row = first_statement_of_the_request(
             "SELECT version, changed_at FROM games_catalogueversion WHERE id = 1"
         )
         if row is None:
             return cls.objects.get_or_create(pk=1)[0]
-        version, changed_at = row
+        return cls.from_row(*row)
+
+    # What a statement reading the version alongside something else selects.
+    COLUMNS_SQL = (
+        "(SELECT version FROM games_catalogueversion WHERE id = 1),"
+        " (SELECT changed_at FROM games_catalogueversion WHERE id = 1)"
+    )
+
+    @classmethod
+    def from_row(cls, version, changed_at):
+        """The row as read with a bare cursor (``COLUMNS_SQL``)."""
         if isinstance(changed_at, str):  # SQLite hands datetimes over as text, in UTC
             changed_at = parse_datetime(changed_at)
         if settings.USE_TZ and timezone.is_naive(changed_at):
@@ -564,36 +576,3 @@ class CatalogueVersion(models.Model):
     def bump(cls):
         if not cls.objects.filter(pk=1).update(version=F("version") + 1, changed_at=timezone.now()):
             cls.objects.get_or_create(pk=1)
-
-
-def _first_statement_of_the_request(sql):
-    """The one row ``sql`` reads, the read standing for the connection's health check.
-
-    With CONN_HEALTH_CHECKS, Django sends "SELECT 1" before a request's first statement on
-    a kept connection: one round trip more on every catalogue request, cached ones
-    included, whose first statement is this read. Here the read goes first; only if it
-    fails is the connection checked, and an unusable one (the database restarted, the
-    connection cut) is closed and the read made again on a new one. An error of the
-    statement itself on a sound connection is raised as it is.
-    """
-
-    def read():
-        with connection.cursor() as cursor:
-            cursor.execute(sql)
-            return cursor.fetchone()
-
-    if not (
-        connection.health_check_enabled
-        and not connection.health_check_done
-        and connection.connection is not None
-        and not connection.in_atomic_block
-    ):
-        return read()
-    connection.health_check_done = True
-    try:
-        return read()
-    except DatabaseError:
-        if connection.is_usable():
-            raise
-        connection.close()
-        return read()

@@ -24,6 +24,8 @@ from django.db.models.sql.where import WhereNode
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
+from .db import first_statement_of_the_request
+from .models import CatalogueVersion
 from .search import MATCH_LIMIT, RELEVANCE, collected_matches, newest_if_many
 
 COUNT_CAP = 1000
@@ -33,7 +35,26 @@ RANK_LIMIT = 200
 
 
 class CappedPaginator(Paginator):
+    """``read_version``: the catalogue's version is read with the count when the count
+    and the page are read together (``reads_version``), as ``catalogue_version``."""
+
     cap = COUNT_CAP
+    catalogue_version = None
+
+    def __init__(self, *args, read_version=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.read_version = read_version
+
+    @property
+    def reads_version(self):
+        """Whether taking the count will read the catalogue's version too."""
+        return (
+            self.read_version
+            and hasattr(self.object_list, "values")
+            and not _is_text_search(self.object_list)
+            and _page_known_beforehand(self.object_list)
+        )
+
     # Set when the count is taken: every match's id (a PostgreSQL text search), or the
     # wanted page's ids read with the count (PostgreSQL, an order known beforehand).
     _matches = None
@@ -69,10 +90,13 @@ class CappedPaginator(Paginator):
             if counted <= limit:
                 self._matches = pks
         elif _page_known_beforehand(queryset):
-            # PostgreSQL: the count and the wanted page's ids in one round trip.
+            # PostgreSQL: the count and the wanted page's ids in one round trip (and the
+            # catalogue's version, when asked for).
             bottom = (wanted - 1) * self.per_page
             page_ids = queryset.values_list("pk", flat=True)[bottom : bottom + self.per_page]
-            counted, pks = _count_at_most(queryset, limit + 1, page_ids=page_ids)
+            counted, pks, self.catalogue_version = _count_at_most(
+                queryset, limit + 1, page_ids=page_ids, with_version=self.read_version
+            )
             self._page_ids = (wanted, pks)
         else:
             counted = _count_at_most(queryset, limit + 1)
@@ -101,7 +125,7 @@ class CappedPaginator(Paginator):
         return self._capped_count[1]
 
 
-def _count_at_most(queryset, most: int, page_ids=None):
+def _count_at_most(queryset, most: int, page_ids=None, with_version=False):
     """How many rows ``queryset`` has, counting no further than ``most``; with
     ``page_ids`` (a PostgreSQL queryset of ids), also those ids, in the same statement:
     ``(count, ids)``.
@@ -116,20 +140,28 @@ def _count_at_most(queryset, most: int, page_ids=None):
         if page_ids is not None:
             ids_sql, ids_params = page_ids.query.sql_with_params()
     except EmptyResultSet:  # .none(), or a filter that can match nothing
-        return 0 if page_ids is None else (0, [])
-    with connections[queryset.db].cursor() as cursor:
         if page_ids is None:
+            return 0
+        return 0, [], (CatalogueVersion.current() if with_version else None)
+    if page_ids is None:
+        with connections[queryset.db].cursor() as cursor:
             cursor.execute(f"SELECT COUNT(*) FROM ({sql}) AS capped", params)  # noqa: S608
             return cursor.fetchone()[0]
-        # The page is read only when the count reaches it: an ordered walk looking for a
-        # page of nothing went through every row ("esar=A" at 100 000 games: 105 ms).
-        cursor.execute(
-            f"SELECT counted, CASE WHEN counted > %s THEN ARRAY({ids_sql}) END"  # noqa: S608
-            f" FROM (SELECT COUNT(*) AS counted FROM ({sql}) AS capped) AS found",
-            (page_ids.query.low_mark, *ids_params, *params),
-        )
-        count, ids = cursor.fetchone()
-        return count, list(ids or [])
+    # The page is read only when the count reaches it: an ordered walk looking for a page
+    # of nothing went through every row ("esar=A" at 100 000 games: 105 ms).
+    version_sql = f", {CatalogueVersion.COLUMNS_SQL}" if with_version else ""
+    row = first_statement_of_the_request(
+        f"SELECT counted, CASE WHEN counted > %s THEN ARRAY({ids_sql}) END{version_sql}"  # noqa: S608
+        f" FROM (SELECT COUNT(*) AS counted FROM ({sql}) AS capped) AS found",
+        (page_ids.query.low_mark, *ids_params, *params),
+        using=queryset.db,
+    )
+    count, ids = row[0], list(row[1] or [])
+    version = None
+    if with_version:
+        version = CatalogueVersion.from_row(*row[2:]) if row[2] is not None else None
+        version = version or CatalogueVersion.current()
+    return count, ids, version
 
 
 def _page_known_beforehand(queryset) -> bool:

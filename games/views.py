@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import get_language
 
-from .caching import catalogue_page, catalogue_version
+from .caching import catalogue_page, catalogue_version, catalogue_version_known
 from .filters import GameFilter
 from .forms import CompareForm
 from .fragments import filter_fields, game_cards
@@ -38,7 +38,7 @@ def home(request):
     )
 
 
-@catalogue_page
+@catalogue_page(version_read_by_view=True)
 def game_list(request):
     """The catalogue, filtered the way a patron thinks, sorted and paginated."""
     params = request.GET.copy()
@@ -46,8 +46,11 @@ def game_list(request):
     filterset = GameFilter(params or None, queryset=Game.objects.for_display(), request=request)
     valid = filterset.is_valid() if filterset.is_bound else True
     games = filterset.qs if valid else Game.objects.none()
-    page = CappedPaginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
-    version = catalogue_version(request).version
+    paginator = CappedPaginator(games, PAGE_SIZE, read_version=not catalogue_version_known(request))
+    if not paginator.reads_version:
+        catalogue_version(request)  # before the games are read, as their validators say
+    page = paginator.get_page(request.GET.get("page"))
+    version = catalogue_version(request, read=paginator.catalogue_version).version
     active = {k: v for k, v in params.items() if v}
     return render(
         request,

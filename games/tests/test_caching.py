@@ -26,6 +26,25 @@ def test_a_repeated_request_is_answered_304(client, seed):
     assert since.status_code == 304
 
 
+@pytest.mark.parametrize("params", [{}, {"players": 5, "ordering": "-duration"}, {"q": "villa"}])
+def test_a_visitor_with_a_session_gets_validators_that_follow_edits(client, seed, params):
+    """The list page reads the catalogue's version itself (on PostgreSQL with its count):
+    a rendered page still carries the version's ETag and Last-Modified, a repeat is a 304,
+    and an edit changes them."""
+    client.cookies["sessionid"] = "a-visitor-with-a-session"  # past the page cache
+    url = reverse("games:game-list")
+    first = client.get(url, params)
+    assert first.status_code == 200 and first["ETag"] and first["Last-Modified"]
+    assert client.get(url, params, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    again = client.get(url, params)
+    assert again["ETag"] == first["ETag"] and again["Last-Modified"] == first["Last-Modified"]
+    game = Game.objects.get(slug="alhambra")
+    game.duration_minutes = 61
+    game.save()
+    edited = client.get(url, params, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert edited.status_code == 200 and edited["ETag"] != first["ETag"]
+
+
 def test_anonymous_pages_come_from_the_cache(client, seed):
     first = client.get(detail_url())
     with CaptureQueriesContext(connection) as queries:

@@ -1,0 +1,39 @@
+"""Statements for which the catalogue saves round trips to PostgreSQL."""
+
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+
+
+def first_statement_of_the_request(sql, params=None, using=DEFAULT_DB_ALIAS):
+    """The one row ``sql`` reads (a read only), the read standing for the connection's
+    health check when it is the request's first statement.
+
+    With CONN_HEALTH_CHECKS, Django sends "SELECT 1" before a request's first statement on
+    a kept connection: one round trip more on every catalogue request, cached ones
+    included, whose first statement is the catalogue version's read (alone, or with the
+    list page's count). Here the read goes first; only if it fails is the connection
+    checked, and an unusable one (the database restarted, the connection cut) is closed
+    and the read made again on a new one. An error of the statement itself on a sound
+    connection is raised as it is.
+    """
+    connection = connections[using]
+
+    def read():
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchone()
+
+    if not (
+        connection.health_check_enabled
+        and not connection.health_check_done
+        and connection.connection is not None
+        and not connection.in_atomic_block
+    ):
+        return read()
+    connection.health_check_done = True
+    try:
+        return read()
+    except DatabaseError:
+        if connection.is_usable():
+            raise
+        connection.close()
+        return read()
