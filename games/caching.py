@@ -58,6 +58,8 @@ def catalogue_version(request, *, read=None):
 
 
 def catalogue_version_known(request) -> bool:
+    """Whether this request has read the catalogue's version already (the page cache
+    reads it for an anonymous visitor)."""
     return hasattr(request, "_catalogue_version")
 
 

@@ -127,8 +127,8 @@ class CappedPaginator(Paginator):
 
 def _count_at_most(queryset, most: int, page_ids=None, with_version=False):
     """How many rows ``queryset`` has, counting no further than ``most``; with
-    ``page_ids`` (a PostgreSQL queryset of ids), also those ids, in the same statement:
-    ``(count, ids)``.
+    ``page_ids`` (a PostgreSQL queryset of ids), also those ids and, ``with_version``, the
+    catalogue's version, in the same statement: ``(count, ids, version or None)``.
 
     The SQL Django writes for ``queryset[:most].count()``, wrapped by hand: the ORM's
     aggregation machinery took 0.27 ms to count what the database counts in 0.13
