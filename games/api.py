@@ -61,6 +61,18 @@ class CreditSerializer(serializers.ModelSerializer):
         fields = ["name", "role"]
 
 
+# A listed game's own fields, sent as they are stored.
+LISTED_FIELDS = (
+    "slug",
+    "title",
+    "min_players",
+    "max_players",
+    "min_age",
+    "max_age",
+    "duration_minutes",
+)
+
+
 class GameListPageSerializer(serializers.ListSerializer):
     """A page of listed games: their languages' codes read in one query for the page,
     rather than by prefetching the languages themselves (a related manager and a model
@@ -91,13 +103,7 @@ class GameListSerializer(serializers.ModelSerializer):
 
     # The columns a listed game needs (the record's long texts are left in the database).
     COLUMNS = (
-        "slug",
-        "title",
-        "min_players",
-        "max_players",
-        "min_age",
-        "max_age",
-        "duration_minutes",
+        *LISTED_FIELDS,
         "esar__code",
         "esar__family",
         "esar__label_fr",
@@ -108,18 +114,7 @@ class GameListSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Game
-        fields = [
-            "url",
-            "slug",
-            "title",
-            "min_players",
-            "max_players",
-            "min_age",
-            "max_age",
-            "duration_minutes",
-            "esar",
-            "languages",
-        ]
+        fields = ["url", *LISTED_FIELDS, "esar", "languages"]
         list_serializer_class = GameListPageSerializer
 
     # Set by GameListPageSerializer for the games of its page.
@@ -129,13 +124,7 @@ class GameListSerializer(serializers.ModelSerializer):
         esar = game.esar
         return {
             "url": self._url_prefix() + game.slug + "/",
-            "slug": game.slug,
-            "title": game.title,
-            "min_players": game.min_players,
-            "max_players": game.max_players,
-            "min_age": game.min_age,
-            "max_age": game.max_age,
-            "duration_minutes": game.duration_minutes,
+            **{name: getattr(game, name) for name in LISTED_FIELDS},
             "esar": {"code": esar.code, "label": esar.label, "family": esar.family},
             "languages": (
                 self.language_codes[game.pk]
