@@ -29,6 +29,8 @@ from .models import CatalogueVersion
 from .search import MATCH_LIMIT, RELEVANCE, collected_matches, newest_if_many
 
 COUNT_CAP = 1000
+# Beyond any catalogue: at 100 a page, 100 million games.
+MAX_PAGE = 1_000_000
 # Ranking reads every match's search data (~0.17 ms a match on PostgreSQL, measured with
 # bench/catalogue_bench.py): past this many matches they are listed newest first.
 RANK_LIMIT = 200
@@ -61,10 +63,12 @@ class CappedPaginator(Paginator):
     _page_ids = None
 
     def validate_number(self, number):
-        # Remember which page is wanted before the count is taken: it sets the limit.
+        # Remember which page is wanted before the count is taken: it sets the limit. A
+        # page past MAX_PAGE cannot exist; counting up to it would not fit PostgreSQL's
+        # LIMIT (a 500 for "page=22393692179774463747911648461407903644").
         try:
-            self._wanted = max(int(number), 1)
-        except (TypeError, ValueError):
+            self._wanted = min(max(int(number), 1), MAX_PAGE)
+        except (TypeError, ValueError, OverflowError):
             self._wanted = 1
         return super().validate_number(number)
 

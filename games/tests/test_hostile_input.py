@@ -89,3 +89,17 @@ def test_json_nested_100000_deep_is_a_400(api, seed):
     deep_object = '{"a":' * 20_000 + "1" + "}" * 20_000
     response = api.post(reverse("api:game-list"), deep_object, content_type="application/json")
     assert response.status_code == 400
+
+
+@pytest.mark.parametrize(
+    "page", ["22393692179774463747911648461407903644", "99999999999999999", "1e400", "-5"]
+)
+def test_an_absurd_page_number_is_a_404_or_the_last_page_not_a_500(api, client, seed, page):
+    """Found by schemathesis: counting up to a page that large did not fit PostgreSQL's
+    LIMIT (a 500). The API says the page does not exist; the list page shows the last."""
+    params = {"ordering": "-age,-age,players", "esar": "A 404", "page": page}
+    answer = api.get(reverse("api:game-list"), params)
+    assert answer.status_code == 404, answer.content
+    listed = client.get(reverse("games:game-list"), params)
+    assert listed.status_code == 200
+    assert "Villa Paletti" in listed.content.decode()
