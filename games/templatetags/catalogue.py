@@ -34,16 +34,6 @@ def rendered_per_language(template_name, **variant):
     return mark_safe(html)  # noqa: S308 - rendered by the template engine, escaped there
 
 
-@register.simple_tag(takes_context=True)
-def url_in_language(context, language_code):
-    """The current page in another language, keeping its query string."""
-    request = context["request"]
-    url = _path_in_language(request, language_code)
-    if request.GET:
-        url = f"{url}?{request.GET.urlencode()}"
-    return url
-
-
 def _path_in_language(request, language_code):
     """The request's path under another language prefix. No URL of this site is
     translated, so "/fr/games/" is "/da/games/" in Danish: swapping the prefix gives what
@@ -64,8 +54,7 @@ def _local_name(code):
 @register.simple_tag(takes_context=True)
 def page_in_languages(context):
     """The current page in every language, as ``{"code", "name_local", "url"}``, worked
-    out once per request: the head's alternates and the language switcher both list them
-    (eight URL translations a page cost 1 ms of its 8)."""
+    out once per request: the head's alternates and the language switcher both list them."""
     request = context["request"]
     found = getattr(request, "_page_in_languages", None)
     if found is None:
