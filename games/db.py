@@ -1,5 +1,7 @@
 """Statements for which the catalogue saves round trips to PostgreSQL."""
 
+from contextlib import contextmanager
+
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 
 
@@ -37,3 +39,22 @@ def first_statement_of_the_request(sql, params=None, using=DEFAULT_DB_ALIAS):
             raise
         connection.close()
         return read()
+
+
+class StatementsRun:
+    """How many statements ran on a connection inside ``statements_run``."""
+
+    count = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        self.count += 1
+        return execute(sql, params, many, context)
+
+
+@contextmanager
+def statements_run(using=DEFAULT_DB_ALIAS):
+    """Counts the statements run inside: none means what was built there (a queryset, its
+    SQL) depends on its inputs alone, not on what the database holds."""
+    counter = StatementsRun()
+    with connections[using].execute_wrapper(counter):
+        yield counter

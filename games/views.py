@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 
 from .caching import catalogue_page, catalogue_version, catalogue_version_known
+from .db import statements_run
 from .filters import GameFilter
 from .forms import CompareForm
 from .fragments import filter_fields, game_cards
@@ -43,10 +44,18 @@ def game_list(request):
     """The catalogue, filtered the way a patron thinks, sorted and paginated."""
     params = request.GET.copy()
     params.pop("page", None)
-    filterset = GameFilter(params or None, queryset=Game.objects.for_display(), request=request)
-    valid = filterset.is_valid() if filterset.is_bound else True
-    games = filterset.qs if valid else Game.objects.none()
-    paginator = CappedPaginator(games, PAGE_SIZE, read_version=not catalogue_version_known(request))
+    with statements_run() as building:
+        filterset = GameFilter(params or None, queryset=Game.objects.for_display(), request=request)
+        valid = filterset.is_valid() if filterset.is_bound else True
+        games = filterset.qs if valid else Game.objects.none()
+    paginator = CappedPaginator(
+        games,
+        PAGE_SIZE,
+        read_version=not catalogue_version_known(request),
+        # The same parameters give the same statement, unless building the games' query
+        # looked something up (an ESAR category's subcategories, the offered choices).
+        statement_key=None if building.count else ("game_list", params.urlencode(), get_language()),
+    )
     if not paginator.reads_version:
         catalogue_version(request)  # before the games are read, as their validators say
     page = paginator.get_page(request.GET.get("page"))

@@ -1,16 +1,20 @@
 """A large catalogue: counts that stop at 1 000, and a fixed number of queries per page."""
 
 import re
+from unittest import mock
 
 import pytest
 from django.core.cache import caches
 from django.db import connection
+from django.db.models.sql.compiler import SQLCompiler
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
 from games.generate import generate_catalogue
-from games.models import Game
+from games.models import EsarCategory, Game
+from games.pagination import StatementMemo
+from games.tests.factories import make_game
 
 pytestmark = pytest.mark.django_db
 
@@ -101,3 +105,61 @@ def test_postgresql_evaluates_a_text_search_once_for_count_and_page(client, seed
     # matches evaluates the search as it walks, but the count does not.
     assert len(searches) == (1 if body["count"] < 1000 else 2), searches
     assert len(captured) == 3  # the ids, the page, its languages
+
+
+def _listed(client, params):
+    client.cookies["sessionid"] = "a-visitor-with-a-session"  # past the page cache
+    response = client.get(reverse("games:game-list"), params)
+    assert response.status_code == 200
+    return response.context["count"], [game.title for game in response.context["games"]]
+
+
+def test_a_repeated_list_page_shows_what_the_catalogue_holds_now(client, seed):
+    generate_catalogue(games=30, seed=4)
+    count, titles = _listed(client, {"players": 4})
+    make_game(title="Aaa, le premier", slug="aaa", min_players=2, max_players=6)
+    make_game(title="Aab, pour deux", slug="aab", min_players=2, max_players=2)
+    again, titles_again = _listed(client, {"players": 4})
+    assert again == count + 1
+    assert titles_again[0] == "Aaa, le premier"
+    assert titles_again[1:] == titles[:-1]
+    # The next page of the same filters is its own.
+    _, second = _listed(client, {"players": 4, "page": 2})
+    assert second[0] == titles[-1]
+
+
+def test_a_category_filter_follows_a_new_subcategory(client, seed):
+    _listed(client, {"esar": "A 400"})
+    parent = EsarCategory.objects.get(code="A 400")
+    child = EsarCategory.objects.create(code="A 499", parent=parent, family="A", label_fr="Essai")
+    make_game(title="Jeu de la nouvelle catégorie", slug="nouvelle", esar=child)
+    count, titles = _listed(client, {"esar": "A 400"})
+    assert "Jeu de la nouvelle catégorie" in titles
+    assert count == Game.objects.filter(esar__code__in=["A 400", "A 404", "A 499"]).count()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="one statement on PostgreSQL")
+def test_a_repeated_list_page_writes_no_sql_again(client, seed):
+    """The count-and-page statement of a list page is written once per process for its
+    parameters: cloning and compiling its queries was a tenth of an uncached page."""
+    url = reverse("games:game-list")
+    client.cookies["sessionid"] = "a-visitor-with-a-session"  # past the page cache
+    first = client.get(url, {"players": 3, "ordering": "-year"}).content
+    with mock.patch.object(SQLCompiler, "as_sql", autospec=True, side_effect=SQLCompiler.as_sql):
+        with CaptureQueriesContext(connection) as captured:
+            again = client.get(url, {"players": 3, "ordering": "-year"}).content
+        assert SQLCompiler.as_sql.call_count == 0
+    assert len(captured) == 1
+    assert again == first
+    # Other parameters, another statement.
+    with mock.patch.object(SQLCompiler, "as_sql", autospec=True, side_effect=SQLCompiler.as_sql):
+        client.get(url, {"players": 3, "ordering": "year"})
+        assert SQLCompiler.as_sql.call_count > 0
+
+
+def test_written_statements_are_bounded():
+    memo = StatementMemo(3)
+    for n in range(10):
+        memo.put(("key", n), ("SELECT %s", (n,)))
+        assert len(memo.statements) <= 3
+    assert memo.get(("key", 9)) == ("SELECT %s", (9,))
