@@ -19,8 +19,9 @@ on PostgreSQL on a 2-core machine):
 2. Under load: gunicorn (2 sync workers, production settings) on 127.0.0.1, and a bare
    JsonResponse view in the same server as the baseline, each target loaded for
    ``--seconds`` by 4 keep-alive client threads that stop by themselves; requests per
-   second as a fraction of the bare view's measured just before, in ``--rounds`` rounds
-   that take the PostgreSQL and the SQLite server in turn; medians. Targets: list page
+   second as a fraction of the bare view's measured just before on the same server, the
+   PostgreSQL and the SQLite server taking each target in turn, in ``--rounds`` rounds;
+   medians. Targets: list page
    >= 0.2 uncached and >= 0.5 from the cache, API list >= 0.4; the list page on
    PostgreSQL ÷ on SQLite >= 0.9 (the median of the rounds' ratios).
 """
@@ -244,8 +245,12 @@ TARGETS = {
 def run_load(database_urls, seconds, rounds):
     """Each target's requests per second as a fraction of the bare view's on the same
     server, for each database: the median over ``rounds`` rounds. The servers run side by
-    side (an idle one takes no CPU) and are loaded in turn, round after round, so that a
-    slow spell of the machine falls on both databases instead of on one."""
+    side (an idle one takes no CPU). Each target is loaded right after the bare view on
+    the same server, and on one database right after the other, the order of the
+    databases changing each round: a slow spell of the machine then falls on a target and
+    its baseline, and on both databases, instead of on one of them (with the baseline
+    measured once per round, the bare views of two identical servers differed by up to
+    9 %, and so did the PostgreSQL ÷ SQLite ratio)."""
     uncached = {"Cookie": "sessionid=bench-visitor-with-a-session"}  # bypasses the page cache
     servers = {}
     try:
@@ -256,11 +261,13 @@ def run_load(database_urls, seconds, rounds):
             load(port, "/bench/bare/", 1)  # warm both workers
             load(port, "/fr/games/", 1)
         measured = {name: {"bare": [], **{target: [] for target in TARGETS}} for name in servers}
-        for _round in range(rounds):
-            for name, (port, _server) in servers.items():
-                bare = load(port, "/bench/bare/", seconds)
-                measured[name]["bare"].append(bare)
-                for target, (path, bypass) in TARGETS.items():
+        for round_ in range(rounds):
+            names = list(servers) if round_ % 2 == 0 else list(reversed(servers))
+            for target, (path, bypass) in TARGETS.items():
+                for name in names:
+                    port = servers[name][0]
+                    bare = load(port, "/bench/bare/", seconds)
+                    measured[name]["bare"].append(bare)
                     rate = load(port, path, seconds, uncached if bypass else None)
                     measured[name][target].append(rate / bare)
     finally:
