@@ -149,12 +149,24 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A database that refuses or hangs must not tie a worker up until gunicorn kills it:
     # give up connecting after a few seconds and cancel any statement that runs too long.
     # The request then gets a 503 (catalogue.errors) and a later one reconnects.
+    #
+    # The statements run on nearly every catalogue request (the catalogue version's read, a
+    # list page's count and page) are prepared once per connection (games.db), planned
+    # afresh for each execution (plan_cache_mode): only parsing is saved, never a plan
+    # made for other filters. Only those are prepared: Django's own cursors bind on the
+    # client and never prepare. Behind a connection pooler in transaction mode that does
+    # not carry prepared statements (PgBouncer before 1.21), set
+    # DJANGO_DB_PREPARED_STATEMENTS=0.
+    prepared = os.environ.get("DJANGO_DB_PREPARED_STATEMENTS", "1").strip().lower()
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "connect_timeout": int(os.environ.get("DJANGO_DB_CONNECT_TIMEOUT", "5")),
-            "options": "-c statement_timeout={}".format(
+            "options": "-c statement_timeout={} -c plan_cache_mode=force_custom_plan".format(
                 int(os.environ.get("DJANGO_DB_STATEMENT_TIMEOUT_MS", "10000"))
             ),
+            # psycopg prepares what it is asked to, or a statement run this many times on
+            # a server-binding cursor (none of Django's); None: nothing is prepared.
+            "prepare_threshold": None if prepared in {"0", "false", "no", "off"} else 2**31 - 1,
         }
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
