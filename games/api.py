@@ -281,7 +281,7 @@ class GameViewSet(CatalogueCacheMixin, viewsets.ModelViewSet):
                 Prefetch("credits", queryset=GameAuthor.objects.select_related("person")),
                 Prefetch("summaries", queryset=RuleSummary.objects.only("game_id", "language")),
             )
-        return queryset.order_by("title")
+        return queryset.in_order("title")
 
     def get_serializer_class(self):
         return GameListSerializer if self.action == "list" else GameSerializer

@@ -36,6 +36,15 @@ class SharedFields(dict):
         return dict(self)
 
 
+class StableOrderingFilter(django_filters.OrderingFilter):
+    """The patron's sort, ties broken by title and id (``in_a_stable_order``): a page
+    never repeats a game another page showed."""
+
+    def filter(self, qs, value):
+        ordering = [self.get_ordering_value(param) for param in value or () if param]
+        return qs.in_order(*ordering) if ordering else qs
+
+
 class WholeNumberFilter(django_filters.NumberFilter):
     """Players, ages and minutes are whole numbers: "2.5" is refused, not rounded."""
 
@@ -85,7 +94,7 @@ class GameFilter(django_filters.FilterSet):
         choices=language_choices,
         empty_label=_("All languages"),
     )
-    ordering = django_filters.OrderingFilter(
+    ordering = StableOrderingFilter(
         label=_("Sort by"),
         fields=(
             ("title", "title"),
@@ -191,5 +200,5 @@ class GameFilter(django_filters.FilterSet):
             not self.form.cleaned_data.get("ordering")
             and not self.form.cleaned_data.get("q", "").strip()
         ):
-            queryset = queryset.order_by("title")
+            queryset = queryset.in_order("title")
         return queryset

@@ -52,7 +52,7 @@ SUGGESTION_ROWS = 500
 MATCH_LIMIT = 1000
 # Best first. Ranking reads every match's search data, so beyond a limit
 # (games.pagination.RANK_LIMIT) matches are listed newest first: ``newest_if_many``.
-RELEVANCE = ("title_tier", "-text_rank", "title")
+RELEVANCE = ("title_tier", "-text_rank", "title", "pk")
 
 _WORD = re.compile(r"\w+")
 

@@ -30,7 +30,7 @@ def _listing_queryset():
 @catalogue_page
 def home(request):
     """The front door: a search box and the collection."""
-    games = _listing_queryset().order_by("title")[:PAGE_SIZE]
+    games = _listing_queryset().in_order("title")[:PAGE_SIZE]
     playable = Game.objects.filter(slug__in=settings.PLAYABLE_GAMES).order_by("title")
     return render(
         request,

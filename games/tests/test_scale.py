@@ -163,3 +163,46 @@ def test_written_statements_are_bounded():
         memo.put(("key", n), ("SELECT %s", (n,)))
         assert len(memo.statements) <= 3
     assert memo.get(("key", 9)) == ("SELECT %s", (9,))
+
+
+@pytest.mark.parametrize("ordering", ["", "-title", "duration", "-players", "age", "-year"])
+def test_paging_through_a_sort_shows_every_game_once(client, seed, ordering):
+    # Many games equal in every sort (a few durations, ages, years), copies of one title.
+    generate_catalogue(games=150, seed=5)
+    for n in range(5):
+        make_game(title="Villa Paletti", slug=f"villa-paletti-{n}")
+    expected = set(Game.objects.values_list("slug", flat=True))
+    client.cookies["sessionid"] = "a-visitor-with-a-session"
+    listed, page = [], 1
+    while True:
+        response = client.get(reverse("games:game-list"), {"ordering": ordering, "page": page})
+        listed += [game.slug for game in response.context["games"]]
+        if not response.context["page_obj"].has_next():
+            break
+        page += 1
+    assert sorted(listed) == sorted(expected)
+    api, url = [], reverse("api:game-list") + f"?ordering={ordering}&page_size=7"
+    while url:
+        body = client.get(url).json()
+        api += [game["slug"] for game in body["results"]]
+        url = body["next"]
+    assert sorted(api) == sorted(expected)
+
+
+@pytest.mark.parametrize(
+    ("ordering", "minutes", "expected"),
+    [
+        ("duration", 7, ["Abeille", "Mouton", "Zèbre"]),
+        # "Longest first" is "Shortest first" reversed, ties included.
+        ("-duration", 500, ["Zèbre", "Mouton", "Abeille"]),
+    ],
+)
+def test_games_equal_in_the_chosen_sort_are_listed_by_title(
+    client, seed, ordering, minutes, expected
+):
+    # Shorter or longer than the seed games, catalogued neither from A nor from Z.
+    for slug, title in (("mouton", "Mouton"), ("zebre", "Zèbre"), ("abeille", "Abeille")):
+        make_game(title=title, slug=slug, duration_minutes=minutes)
+    assert _listed(client, {"ordering": ordering})[1][:3] == expected
+    api = client.get(reverse("api:game-list"), {"ordering": ordering}).json()["results"]
+    assert [game["title"] for game in api[:3]] == expected
