@@ -56,10 +56,13 @@ def test_nothing_is_prepared_when_turned_off():
         "    c.execute('SELECT count(*) FROM pg_prepared_statements')\n"
         "    print(c.fetchone()[0])\n"
     )
+    db = connection.settings_dict  # the test database: the one in DATABASE_URL may not exist
+    host, port = db["HOST"] or "localhost", db["PORT"] or 5432
+    url = f"postgres://{db['USER']}:{db['PASSWORD']}@{host}:{port}/{db['NAME']}"
     counts = {}
     for setting in ("1", "0"):
         environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "catalogue.settings"}
-        environment["DJANGO_DB_PREPARED_STATEMENTS"] = setting
+        environment.update(DATABASE_URL=url, DJANGO_DB_PREPARED_STATEMENTS=setting)
         out = subprocess.run(
             [sys.executable, "-c", code],
             cwd=ROOT,
