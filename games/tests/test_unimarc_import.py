@@ -1,0 +1,335 @@
+"""The UNIMARC import: mapping, encodings, duplicates, staff edits, atomic records and
+files that are not well formed. The records are built by ``unimarc_corpus`` in PMB's
+export layout."""
+
+import io
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.core.management import call_command
+from django.utils import translation
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.models import Game, ImportedRecord
+from games.tests import unimarc_corpus as corpus
+from games.unimarc.services import ImportOptions, import_unimarc
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def esar(db):
+    call_command("loaddata", "fixtures/esar.json", verbosity=0)
+
+
+def run(content, user=None, **options):
+    with translation.override("en"):
+        return import_unimarc(content, options=ImportOptions(**options), user=user)
+
+
+def outcome(report, number):
+    return next(o for o in report.outcomes if o.number == number)
+
+
+def test_the_seed_records_import_with_every_field(esar):
+    report = run(corpus.iso(corpus.seeds()), default_esar="A 400")
+    assert [o.action for o in report.outcomes] == ["created"] * 3
+    villa = Game.objects.get(title="Villa paletti")
+    assert [(c.person.name, c.role) for c in villa.credits.all()] == [("Bill Payne", "author")]
+    assert villa.publisher.name == "Zoch"
+    assert villa.esar.code == "A 404"
+    assert list(villa.languages.values_list("code", flat=True)) == ["fr"]
+    assert (villa.min_players, villa.max_players) == (2, 4)
+    assert (villa.min_age, villa.max_age, villa.duration_minutes) == (8, 99, 30)
+    assert villa.pedagogical_analysis == "Un jeu d'adresse"
+    assert "1 sceau du maître d'œuvre" in villa.contents
+    assert villa.principle.startswith("Hisser ses colonnes")
+    assert villa.document_type == "object"
+    assert villa.imported_record.source_id == "101"
+    prince = Game.objects.get(publisher__name="Ludonaute")
+    assert prince.esar.code == "A 400"  # the record has none: the default asked for
+    assert prince.credits.get().person.name == "Antoine Bauza Bruno Cathla"
+    assert Game.objects.get(title="Alhambra").year == 2003
+
+
+def test_a_record_without_esar_category_is_refused_with_its_reason(esar):
+    report = run(corpus.iso(corpus.seeds()))
+    assert outcome(report, 2).action == "failed"
+    assert "ESAR" in outcome(report, 2).reason
+    assert Game.objects.count() == 2  # the others went in
+
+
+def test_title_other_title_roles_year_languages_and_ean(esar):
+    record = corpus.alhambra(
+        other_title="Le jeu de la cour",
+        authors=[("Henn", "Dirk", "070"), ("Menzel", "Michael", "440"), ("Roy", "", "730")],
+        year="[2003]",
+        languages=["fre", "ger", "dan"],
+        ean="4010349 602106",
+    )
+    run(corpus.iso([record]))
+    game = Game.objects.get()
+    assert game.title == "Alhambra : Le jeu de la cour"
+    assert [(c.person.name, c.role) for c in game.credits.all()] == [
+        ("Dirk Henn", "author"),
+        ("Michael Menzel", "illustrator"),
+        ("Roy", "translator"),
+    ]
+    assert game.year == 2003
+    assert sorted(game.languages.values_list("code", flat=True)) == ["da", "de", "fr"]
+    assert game.ean == "4010349602106"
+
+
+def test_esar_from_686_and_summary_and_collation(esar):
+    record = corpus.pmb_record(
+        7,
+        "Jeu sans champs",
+        publisher="Test",
+        summary="Un résumé qui devient le principe.",
+        custom={"nb_joueurs_min": "1", "nb_joueurs_max": "1", "age_min": "3", "duree": "10"},
+    )
+    record.add_field(corpus.field("686", a="A 404", _2="esar"))
+    record.add_field(corpus.field("215", a="1 boîte", e="1 livret"))
+    run(corpus.iso([record]))
+    game = Game.objects.get()
+    assert game.esar.code == "A 404"
+    assert game.principle == "Un résumé qui devient le principe."
+    assert game.contents == "1 boîte, 1 livret"
+    assert game.max_age is None
+
+
+def test_custom_fields_are_mapped_by_name_with_an_adjustable_mapping(esar, settings):
+    record = corpus.villa_paletti(
+        custom={"nbj": "2 à 4", "Tranche d'âge": "8 ans et plus", "temps": "30 min"}
+    )
+    report = run(corpus.iso([record]))
+    assert outcome(report, 1).action == "failed"  # nothing says how many players
+    assert any("nbj" in left for left in outcome(report, 1).unmapped)
+    settings.UNIMARC_CUSTOM_FIELDS = {"nbj": "players"}
+    report = run(corpus.iso([record]), custom_fields={"temps": "duration_minutes"})
+    assert outcome(report, 1).action == "created", outcome(report, 1).reason
+    game = Game.objects.get()
+    assert (game.min_players, game.max_players, game.min_age, game.max_age) == (2, 4, 8, None)
+    assert game.duration_minutes == 30
+
+
+def test_an_unknown_mapping_target_is_refused():
+    with pytest.raises(ValueError, match="players_count"):
+        run(b"", custom_fields={"nbj": "players_count"})
+
+
+@pytest.mark.parametrize(
+    ("encoding", "declared", "note"),
+    [
+        ("utf-8", corpus.UTF8_100, "read as UTF-8"),
+        ("latin-1", corpus.LATIN1_100, "read as Latin-1"),
+        ("utf-8", corpus.LATIN1_100, "read as UTF-8 (100$a says Latin-1"),
+        ("latin-1", corpus.UTF8_100, "read as Latin-1 (100$a says UTF-8"),
+    ],
+)
+def test_each_record_is_read_in_the_encoding_of_its_bytes(esar, encoding, declared, note):
+    record = corpus.alhambra(title="Château à l'été", declared=declared)
+    report = run(corpus.iso([record], encoding=encoding))
+    assert outcome(report, 1).encoding.startswith(note)
+    assert Game.objects.get().title == "Château à l'été"
+
+
+def test_windows_1252_letters_are_not_garbled(esar):
+    record = corpus.villa_paletti(title="Le sceau du maître d'œuvre", declared=corpus.LATIN1_100)
+    report = run(corpus.iso([record], encoding="cp1252"))
+    assert "Windows-1252" in outcome(report, 1).encoding
+    assert Game.objects.get().title == "Le sceau du maître d'œuvre"
+
+
+def test_records_of_one_file_may_differ_in_encoding(esar):
+    content = corpus.iso([corpus.villa_paletti(title="Été")], "utf-8") + corpus.iso(
+        [corpus.alhambra(title="Hiver à Grenade", declared=corpus.LATIN1_100)], "latin-1"
+    )
+    run(content)
+    assert set(Game.objects.values_list("title", flat=True)) == {"Été", "Hiver à Grenade"}
+
+
+def test_a_duplicate_of_a_staff_record_is_left_alone(seed):
+    before = Game.objects.get(slug="villa-paletti").principle
+    report = run(corpus.iso([corpus.villa_paletti(title="VILLA PALETTI")]))
+    assert outcome(report, 1).action == "duplicate"
+    assert "title and publisher" in outcome(report, 1).reason
+    assert Game.objects.filter(publisher__name="Zoch").count() == 1
+    assert Game.objects.get(slug="villa-paletti").principle == before
+    # Le Petit Prince's record spells its title otherwise; punctuation aside it is the seed's.
+    report = run(corpus.iso([corpus.petit_prince()]))
+    assert outcome(report, 1).action == "duplicate"
+
+
+def test_a_duplicate_is_found_by_ean_first(esar):
+    run(corpus.iso([corpus.alhambra(ean="4010349602106")]))
+    report = run(corpus.iso([corpus.alhambra(title="Alhambra (2e édition)", ean="4010349602106")]))
+    assert outcome(report, 1).action == "updated"
+    assert Game.objects.get().title == "Alhambra (2e édition)"
+
+
+def test_a_reimport_updates_but_keeps_staff_edits_unless_asked(esar):
+    run(corpus.iso([corpus.villa_paletti()]))
+    game = Game.objects.get()
+    game.pedagogical_analysis = "Adresse, patience et maîtrise du geste."
+    game.save()
+    changed = corpus.villa_paletti(
+        custom={**corpus.villa_paletti_custom(), "duree": "20", "analyse": "Adresse"}
+    )
+    report = run(corpus.iso([changed]))
+    assert outcome(report, 1).action == "updated"
+    assert outcome(report, 1).kept == ["pedagogical_analysis"]
+    game.refresh_from_db()
+    assert game.duration_minutes == 20
+    assert game.pedagogical_analysis == "Adresse, patience et maîtrise du geste."
+    run(corpus.iso([changed]), overwrite=True)
+    game.refresh_from_db()
+    assert game.pedagogical_analysis == "Adresse"
+    assert outcome(run(corpus.iso([changed])), 1).action == "unchanged"
+
+
+def test_each_record_is_atomic(esar):
+    bad = corpus.alhambra(
+        notice_id=9, custom={**corpus.villa_paletti_custom(), "nb_joueurs_min": "6"}
+    )
+    report = run(
+        corpus.iso([corpus.villa_paletti(), bad, corpus.petit_prince()]), default_esar="A 400"
+    )
+    failed = outcome(report, 2)
+    assert failed.action == "failed"
+    assert "maximum number of players is below the minimum" in failed.reason
+    assert Game.objects.count() == 2
+    assert not Game.objects.filter(title="Alhambra").exists()
+    assert ImportedRecord.objects.count() == 2
+
+
+def test_other_document_types_are_skipped_or_imported_when_asked(esar):
+    complete = {"nb_joueurs_min": "1", "nb_joueurs_max": "1", "age_min": "6", "duree": "15"}
+    book = corpus.a_book(custom=complete, category="A 400")
+    periodical = corpus.a_book(notice_id=202, title="Revue des jeux", level="s")
+    report = run(corpus.iso([book, periodical]))
+    assert outcome(report, 1).action == "skipped"
+    assert "printed text" in outcome(report, 1).reason
+    assert "periodical" in outcome(report, 2).reason
+    report = run(corpus.iso([book, periodical]), other_types=True)
+    assert outcome(report, 1).action == "created"
+    assert Game.objects.get().document_type == "book"
+    assert outcome(report, 2).action == "skipped"
+
+
+def test_a_dry_run_says_what_maps_where_and_changes_nothing(esar):
+    record = corpus.villa_paletti()
+    record.add_field(corpus.field("900", a="Rouge", l="Couleur de la boîte", n="couleur", t="text"))
+    report = run(corpus.iso([record]), dry_run=True)
+    assert outcome(report, 1).action == "created"
+    assert ("900 “nb_joueurs_min”", "min_players", "2") in outcome(report, 1).mapped
+    assert any("Couleur" in left or "couleur" in left for left in outcome(report, 1).unmapped)
+    assert not Game.objects.exists()
+
+
+def test_permissions_are_the_forms(esar):
+    volunteer = User.objects.create_user("vol", is_staff=True)
+    volunteer.groups.add(Group.objects.get(name="Ludothécaire"))
+    report = run(corpus.iso([corpus.villa_paletti()]), user=User.objects.get(pk=volunteer.pk))
+    assert outcome(report, 1).action == "created"
+    reader = User.objects.create_user("reader", is_staff=True)
+    report = run(corpus.iso([corpus.alhambra()]), user=reader)
+    assert outcome(report, 1).action == "failed"
+    assert "may not add games" in outcome(report, 1).reason
+    assert Game.objects.count() == 1
+
+
+# Files that are not well formed: each bad record is reported, the others go in.
+
+
+def test_a_truncated_file(esar):
+    content = corpus.iso([corpus.villa_paletti(), corpus.alhambra()])
+    report = run(content[:-40])
+    assert outcome(report, 1).action == "created"
+    assert outcome(report, 2).action == "failed"
+    assert "Truncated" in outcome(report, 2).reason
+
+
+def test_trailing_bytes_after_the_last_record(esar):
+    report = run(corpus.iso([corpus.villa_paletti()]) + b"\n\nJUNK")
+    assert outcome(report, 1).action == "created"
+    assert report.problems and "after the last record" in report.problems[0]
+
+
+def test_a_bad_directory(esar):
+    good = corpus.iso([corpus.alhambra()])
+    broken = bytearray(corpus.iso([corpus.villa_paletti()]))
+    broken[24 + 3 : 24 + 7] = b"99x9"  # the first entry's length is no number
+    report = run(bytes(broken) + good)
+    assert outcome(report, 1).action == "failed"
+    assert "directory" in outcome(report, 1).reason
+    assert outcome(report, 2).action == "created"
+
+
+def test_a_wrong_record_length(esar):
+    first = bytearray(corpus.iso([corpus.villa_paletti()]))
+    first[0:5] = b"00100"
+    report = run(bytes(first) + corpus.iso([corpus.alhambra()]))
+    assert outcome(report, 1).action == "failed"
+    assert outcome(report, 2).action == "created"
+
+
+def test_a_bad_encoding_is_refused_not_garbled(esar):
+    record = corpus.iso([corpus.alhambra(title="XX")], "latin-1").replace(b"XX", b"X\x81")
+    report = run(record)
+    assert outcome(report, 1).action == "failed"
+    assert "encoding" in outcome(report, 1).reason
+    assert not Game.objects.exists()
+
+
+def test_xml_with_and_without_the_marcxml_namespace(esar):
+    for namespace in (True, False):
+        Game.objects.all().delete()
+        report = run(corpus.xml(corpus.seeds(), namespace=namespace), default_esar="A 400")
+        assert [o.action for o in report.outcomes] == ["created"] * 3
+        assert Game.objects.filter(title="Villa paletti").exists()
+
+
+def test_xml_that_is_not_well_formed(esar):
+    report = run(corpus.xml(corpus.seeds())[:-30])
+    assert not report.outcomes
+    assert "Not well-formed XML" in report.problems[0]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.data())
+def test_never_a_traceback_whatever_the_file(esar, data):
+    content = bytearray(corpus.iso([corpus.villa_paletti(), corpus.alhambra()]))
+    for _ in range(data.draw(st.integers(1, 6))):
+        position = data.draw(st.integers(0, len(content) - 1))
+        content[position] = data.draw(st.integers(0, 255))
+    cut = data.draw(st.integers(0, len(content)))
+    report = run(bytes(content[:cut]), dry_run=True)
+    assert all(o.action in {"created", "failed", "skipped", "duplicate"} for o in report.outcomes)
+
+
+def test_the_command_prints_each_record_and_a_progress_bar(esar, tmp_path):
+    path = tmp_path / "export.iso"
+    path.write_bytes(corpus.iso(corpus.seeds()))
+    out, err = io.StringIO(), io.StringIO()
+    with translation.override("en"):
+        call_command("import_unimarc", str(path), "--dry-run", stdout=out, stderr=err)
+    text = out.getvalue()
+    assert "#1 Villa paletti: created (read as UTF-8)" in text
+    assert "200 $a → title: Villa paletti" in text
+    assert "#2 Le petit Prince fabrique-moi une Planète: failed. No ESAR category" in text
+    assert "Dry run, nothing changed: 2 created, 1 failed." in text
+    assert "[##############################] 3/3" in err.getvalue()
+    assert not Game.objects.exists()
+    call_command(
+        "import_unimarc", str(path), "--default-esar", "A 400", "--no-progress", stdout=out
+    )
+    assert Game.objects.count() == 3
+
+
+def test_the_command_says_which_file_it_cannot_read(tmp_path):
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="missing.iso"):
+        call_command("import_unimarc", str(tmp_path / "missing.iso"))

@@ -1,0 +1,432 @@
+"""The UNIMARC import: each record of a file made into a game, or reported.
+
+``import_unimarc`` is what the command and the admin upload call. Each record is its own
+transaction (a savepoint): a record that fails leaves nothing behind and the others go
+in. A dry run does the same work and rolls every record back, so what it reports is
+exactly what an import would do.
+"""
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import reversion
+from django.core.exceptions import ValidationError
+from django.db import DatabaseError, transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.models import EsarCategory, Game, GameAuthor, Language, Person, Publisher
+from games.provenance import ImportedRecord
+from games.text import fold
+
+from .mapping import (
+    GAME_TYPES,
+    LEADER_TYPE_NAMES,
+    OTHER_TYPES,
+    GameData,
+    custom_field_mapping,
+    map_record,
+)
+from .reading import FileProblem, ReadRecord, read_file
+
+# The game's fields an import sets, in the order the report lists them.
+FIELDS = [
+    "title",
+    "document_type",
+    "authors",
+    "publisher",
+    "year",
+    "languages",
+    "esar",
+    "min_players",
+    "max_players",
+    "min_age",
+    "max_age",
+    "duration_minutes",
+    "principle",
+    "pedagogical_analysis",
+    "rules",
+    "contents",
+    "ean",
+    "bgg_id",
+]
+EMPTY = {"authors": [], "languages": [], "publisher": "", "year": None, "max_age": None,
+         "bgg_id": None, "esar": ""}  # fmt: skip
+
+NO_PERMISSION = gettext_lazy("You may not %(action)s: %(what)s.")
+ACTIONS = {
+    "add_game": gettext_lazy("add games"),
+    "change_game": gettext_lazy("change games"),
+    "delete_gameauthor": gettext_lazy("remove credits"),
+    "add_person": gettext_lazy("add people"),
+    "add_publisher": gettext_lazy("add publishers"),
+    "add_language": gettext_lazy("add languages"),
+}
+
+
+class RecordRefused(Exception):
+    """A record that cannot go in, with the reason the report gives."""
+
+
+class DryRunRollback(Exception):
+    pass
+
+
+@dataclass
+class ImportOptions:
+    dry_run: bool = False
+    overwrite: bool = False  # a re-import replaces staff edits too
+    other_types: bool = False  # books and kits imported as what they are
+    default_esar: str = ""  # for records that name no ESAR category
+    custom_fields: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class RecordOutcome:
+    number: int
+    action: str  # created, updated, unchanged, duplicate, skipped, failed
+    title: str = ""
+    reason: str = ""
+    encoding: str = ""
+    game_id: int | None = None
+    mapped: list[tuple[str, str, str]] = field(default_factory=list)
+    unmapped: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)  # fields staff had edited, left alone
+
+
+@dataclass
+class ImportReport:
+    dry_run: bool = False
+    outcomes: list[RecordOutcome] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def counts(self) -> Counter:
+        return Counter(outcome.action for outcome in self.outcomes)
+
+    @property
+    def failed(self) -> list[RecordOutcome]:
+        return [o for o in self.outcomes if o.action == "failed"]
+
+
+ACTION_LABELS = {
+    "created": gettext_lazy("created"),
+    "updated": gettext_lazy("updated"),
+    "unchanged": gettext_lazy("unchanged"),
+    "duplicate": gettext_lazy("duplicate, left alone"),
+    "skipped": gettext_lazy("skipped"),
+    "failed": gettext_lazy("failed"),
+}
+
+
+def require(user, codename: str, what: str) -> None:
+    """As the admin's forms would: the user holds games.<codename> (code, no user: trusted)."""
+    if user is not None and not user.has_perm(f"games.{codename}"):
+        raise RecordRefused(NO_PERMISSION % {"action": ACTIONS[codename], "what": what})
+
+
+def game_values(game: Game) -> dict:
+    """A game's imported fields as plain values: what provenance keeps, the export writes
+    and the round-trip test compares."""
+    credits = game.credits.select_related("person").order_by("order", "id")
+    return {
+        "title": game.title,
+        "document_type": game.document_type,
+        "authors": [[c.person.name, c.role] for c in credits],
+        "publisher": game.publisher.name if game.publisher_id else "",
+        "year": game.year,
+        "languages": sorted(game.languages.values_list("code", flat=True)),
+        "esar": game.esar.code if game.esar_id else "",
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+        "min_age": game.min_age,
+        "max_age": game.max_age,
+        "duration_minutes": game.duration_minutes,
+        "principle": game.principle,
+        "pedagogical_analysis": game.pedagogical_analysis,
+        "rules": game.rules,
+        "contents": game.contents,
+        "ean": game.ean,
+        "bgg_id": game.bgg_id,
+    }
+
+
+def record_values(data: GameData) -> dict:
+    """The record's values in ``game_values``'s shape; what it does not give is empty."""
+    values = {}
+    for name in FIELDS:
+        value = data.values.get(name, EMPTY.get(name, ""))
+        if name == "authors":
+            value = [list(credit) for credit in value]
+        if name == "languages":
+            value = sorted(value)
+        values[name] = value
+    return values
+
+
+def title_key(title: str) -> str:
+    """A title as duplicates are found by: folded, punctuation ignored."""
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", fold(title)).split())
+
+
+def find_duplicate(data: GameData) -> tuple[Game | None, str]:
+    """The game this record already is: by EAN, then title and publisher, then the record
+    number an earlier import of it kept."""
+    values = data.values
+    if values.get("ean"):
+        game = Game.objects.filter(ean=values["ean"]).order_by("pk").first()
+        if game:
+            return game, _("EAN %(ean)s") % {"ean": values["ean"]}
+    wanted = title_key(values.get("title", ""))
+    publisher = values.get("publisher", "")
+    candidates = (
+        Game.objects.filter(publisher__name__iexact=publisher)
+        if publisher
+        else Game.objects.filter(publisher__isnull=True)
+    )
+    for game in (
+        candidates.filter(search_title__startswith=wanted.split(" ")[0] if wanted else "")
+        .only("pk", "title")
+        .order_by("pk")
+    ):
+        if title_key(game.title) == wanted:
+            return game, _("title and publisher")
+    if data.source_id:
+        known = ImportedRecord.objects.filter(source_id=data.source_id).select_related("game")
+        for imported in known.order_by("pk")[:1]:
+            return imported.game, _("record number %(id)s") % {"id": data.source_id}
+    return None, ""
+
+
+def unique_slug(title: str) -> str:
+    base = slugify(title)[:180] or "jeu"
+    slug, n = base, 1
+    while Game.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def validation_reason(error: ValidationError) -> str:
+    if hasattr(error, "message_dict"):
+        parts = []
+        for name, messages in error.message_dict.items():
+            label = (
+                Game._meta.get_field(name).verbose_name
+                if name in {f.name for f in Game._meta.get_fields()}
+                else name
+            )
+            parts.append(f"{label}: {' '.join(str(m) for m in messages)}")
+        return "; ".join(parts)
+    return " ".join(str(m) for m in error.messages)
+
+
+def apply_values(game: Game, values: dict, names: list[str], *, user) -> None:
+    """Set ``names`` of ``values`` on ``game`` (saved, with its credits and languages)."""
+    scalar = [n for n in names if n not in ("authors", "languages", "publisher", "esar")]
+    for name in scalar:
+        setattr(game, name, values[name])
+    if "publisher" in names:
+        name = values["publisher"]
+        publisher = Publisher.objects.filter(name=name).first() if name else None
+        if name and publisher is None:
+            require(user, "add_publisher", name)
+            publisher = Publisher.objects.create(name=name)
+        game.publisher = publisher
+    if "esar" in names:
+        code = values["esar"]
+        category = EsarCategory.objects.filter(code=code).first() if code else None
+        if category is None:
+            raise RecordRefused(
+                _("No ESAR category (custom field, 686, 676 or 606).")
+                if not code
+                else _("The ESAR category %(code)s is not in the vocabulary.") % {"code": code}
+            )
+        game.esar = category
+    if not game.slug:
+        game.slug = unique_slug(game.title)
+    try:
+        game.full_clean(exclude=["slug", "image"])
+    except ValidationError as error:
+        raise RecordRefused(validation_reason(error)) from None
+    game.save()
+    if "languages" in names:
+        languages = []
+        for code in values["languages"]:
+            language = Language.objects.filter(code=code).first()
+            if language is None:
+                require(user, "add_language", code)
+                language = Language.objects.create(code=code)
+            languages.append(language)
+        game.languages.set(languages)
+    if "authors" in names:
+        set_credits(game, values["authors"], user=user)
+
+
+def set_credits(game: Game, credits: list, *, user) -> None:
+    current = list(game.credits.select_related("person").order_by("order", "id"))
+    if [[c.person.name, c.role] for c in current] == credits:
+        return
+    removed = {(c.person.name, c.role) for c in current} - {tuple(c) for c in credits}
+    if removed:
+        require(user, "delete_gameauthor", ", ".join(sorted(f"{n} ({r})" for n, r in removed)))
+    game.credits.all().delete()
+    for order, (name, role) in enumerate(credits):
+        person = Person.objects.filter(name=name).first()
+        if person is None:
+            require(user, "add_person", name)
+            person = Person.objects.create(name=name[:200])
+        GameAuthor.objects.create(game=game, person=person, role=role, order=order)
+
+
+def import_one(data: GameData, options: ImportOptions, *, user) -> RecordOutcome:
+    """One mapped record into the catalogue (the caller holds the savepoint)."""
+    outcome = RecordOutcome(
+        number=data.number,
+        action="created",
+        title=data.title,
+        mapped=data.mapped,
+        unmapped=data.unmapped,
+        notes=list(data.notes),
+    )
+    if data.leader_level == "s":
+        outcome.action = "skipped"
+        outcome.reason = _("Not a game: a periodical (leader/07 “s”).")
+        return outcome
+    allowed = GAME_TYPES | (OTHER_TYPES if options.other_types else set())
+    if data.leader_type not in allowed:
+        name = LEADER_TYPE_NAMES.get(data.leader_type, data.leader_type or "?")
+        outcome.action = "skipped"
+        outcome.reason = _("Not a game: leader/06 is “%(code)s” (%(name)s).") % {
+            "code": data.leader_type,
+            "name": name,
+        }
+        return outcome
+    if "title" not in data.values:
+        raise RecordRefused(_("No title (200 $a)."))
+    if data.errors:
+        raise RecordRefused(" ".join(data.errors))
+    new = record_values(data)
+    if not new["esar"] and options.default_esar:
+        new["esar"] = options.default_esar
+        outcome.notes.append(
+            _("No ESAR category in the record: %(code)s, as asked.")
+            % {"code": options.default_esar}
+        )
+    game, matched_by = find_duplicate(data)
+    if game is None:
+        require(user, "add_game", data.title)
+        game = Game()
+        apply_values(game, new, FIELDS, user=user)
+        ImportedRecord.objects.create(
+            game=game, source_id=data.source_id, imported_values=new, picture_url=data.picture_url
+        )
+        outcome.game_id = game.pk
+        return outcome
+    outcome.game_id = game.pk
+    imported = ImportedRecord.objects.filter(game=game).first()
+    if imported is None and not options.overwrite:
+        outcome.action = "duplicate"
+        outcome.reason = _(
+            "Already in the catalogue as “%(title)s” (same %(how)s), not by an import: left alone."
+        ) % {
+            "title": game.title,
+            "how": matched_by,
+        }
+        return outcome
+    require(user, "change_game", game.title)
+    current = game_values(game)
+    before = imported.imported_values if imported else {}
+    changed = []
+    for name in FIELDS:
+        if new[name] == current[name]:
+            continue
+        staff_edited = imported is not None and name in before and current[name] != before[name]
+        if staff_edited and not options.overwrite:
+            outcome.kept.append(name)
+            continue
+        changed.append(name)
+    if changed:
+        apply_values(game, {**current, **{n: new[n] for n in changed}}, changed, user=user)
+    ImportedRecord.objects.update_or_create(
+        game=game,
+        defaults={
+            "source_id": data.source_id,
+            "imported_values": new,
+            "picture_url": data.picture_url,
+        },
+    )
+    outcome.action = "updated" if changed else "unchanged"
+    if changed:
+        outcome.reason = _("Changed: %(fields)s.") % {"fields": ", ".join(changed)}
+    return outcome
+
+
+def import_unimarc(
+    content: bytes,
+    *,
+    options: ImportOptions,
+    user=None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ImportReport:
+    """Import every record of a UNIMARC file (ISO 2709 or XML); never raises for what
+    the file holds: every problem is in the report."""
+    report = ImportReport(dry_run=options.dry_run)
+    mapping = custom_field_mapping(options.custom_fields)
+    total = max(content.count(b"\x1d"), content.count(b"<record"), 1)
+    done = 0
+    for item in read_file(content):
+        if isinstance(item, FileProblem):
+            report.problems.append(item.message)
+            continue
+        done += 1
+        report.outcomes.append(import_read(item, options, mapping, user=user))
+        if progress:
+            progress(done, max(total, done))
+    return report
+
+
+def import_read(item: ReadRecord, options: ImportOptions, mapping, *, user) -> RecordOutcome:
+    if item.record is None:
+        return RecordOutcome(number=item.number, action="failed", reason=item.error)
+    try:
+        data = map_record(item.record, number=item.number, custom_fields=mapping)
+    except Exception as error:  # noqa: BLE001 - a record pymarc accepted but nobody can read
+        return RecordOutcome(
+            number=item.number,
+            action="failed",
+            reason=_("Unreadable: %(error)s") % {"error": error},
+        )
+    try:
+        with transaction.atomic(), reversion.create_revision():
+            if user is not None:
+                reversion.set_user(user)
+            reversion.set_comment(_("UNIMARC import"))
+            outcome = import_one(data, options, user=user)
+            if options.dry_run:
+                raise DryRunRollback
+    except DryRunRollback:
+        pass
+    except RecordRefused as refusal:
+        outcome = RecordOutcome(
+            number=item.number,
+            action="failed",
+            title=data.title,
+            reason=str(refusal),
+            mapped=data.mapped,
+            unmapped=data.unmapped,
+            notes=data.notes,
+        )
+    except (DatabaseError, ValueError, TypeError) as error:
+        outcome = RecordOutcome(
+            number=item.number,
+            action="failed",
+            title=data.title,
+            reason=_("The database refused it: %(error)s") % {"error": error},
+        )
+    outcome.encoding = item.encoding_note
+    return outcome
