@@ -10,6 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import islice
 
 import reversion
 from django.core.exceptions import ValidationError
@@ -20,6 +21,7 @@ from django.utils.translation import gettext_lazy
 
 from games.models import EsarCategory, Game, GameAuthor, Language, Person, Publisher
 from games.provenance import ImportedRecord
+from games.signals import indexing_deferred
 from games.text import fold
 
 from .mapping import (
@@ -31,6 +33,9 @@ from .mapping import (
     map_record,
 )
 from .reading import FileProblem, ReadRecord, read_file
+
+# Records per transaction (each record is a savepoint inside it).
+COMMIT_EVERY = 200
 
 # The game's fields an import sets, in the order the report lists them.
 FIELDS = [
@@ -65,6 +70,31 @@ ACTIONS = {
     "add_publisher": gettext_lazy("add publishers"),
     "add_language": gettext_lazy("add languages"),
 }
+
+
+class Vocabulary:
+    """Publishers, people, languages and ESAR categories by name, read once per import
+    (a query each per record was a fifth of the import's time). Rows created inside a
+    record that is then rolled back are forgotten with ``forget_since``."""
+
+    def __init__(self):
+        self.publishers = {p.name: p for p in Publisher.objects.all()}
+        self.people = {p.name: p for p in Person.objects.all()}
+        self.languages = {lang.code: lang for lang in Language.objects.all()}
+        self.esar = {c.code: c for c in EsarCategory.objects.all()}
+        self.created: list[tuple[dict, str]] = []
+
+    def remember(self, table: dict, key: str, row) -> None:
+        table[key] = row
+        self.created.append((table, key))
+
+    def mark(self) -> int:
+        return len(self.created)
+
+    def forget_since(self, mark: int) -> None:
+        for table, key in self.created[mark:]:
+            table.pop(key, None)
+        del self.created[mark:]
 
 
 class RecordRefused(Exception):
@@ -225,21 +255,24 @@ def validation_reason(error: ValidationError) -> str:
     return " ".join(str(m) for m in error.messages)
 
 
-def apply_values(game: Game, values: dict, names: list[str], *, user) -> None:
+def apply_values(
+    game: Game, values: dict, names: list[str], *, user, vocabulary: Vocabulary
+) -> None:
     """Set ``names`` of ``values`` on ``game`` (saved, with its credits and languages)."""
     scalar = [n for n in names if n not in ("authors", "languages", "publisher", "esar")]
     for name in scalar:
         setattr(game, name, values[name])
     if "publisher" in names:
         name = values["publisher"]
-        publisher = Publisher.objects.filter(name=name).first() if name else None
+        publisher = vocabulary.publishers.get(name) if name else None
         if name and publisher is None:
             require(user, "add_publisher", name)
             publisher = Publisher.objects.create(name=name)
+            vocabulary.remember(vocabulary.publishers, name, publisher)
         game.publisher = publisher
     if "esar" in names:
         code = values["esar"]
-        category = EsarCategory.objects.filter(code=code).first() if code else None
+        category = vocabulary.esar.get(code) if code else None
         if category is None:
             raise RecordRefused(
                 _("No ESAR category (custom field, 686, 676 or 606).")
@@ -250,40 +283,51 @@ def apply_values(game: Game, values: dict, names: list[str], *, user) -> None:
     if not game.slug:
         game.slug = unique_slug(game.title)
     try:
-        game.full_clean(exclude=["slug", "image"])
+        # The check constraints mirror Game.clean(); validating them costs a query each.
+        game.full_clean(exclude=["slug", "image"], validate_constraints=False)
     except ValidationError as error:
         raise RecordRefused(validation_reason(error)) from None
     game.save()
     if "languages" in names:
         languages = []
         for code in values["languages"]:
-            language = Language.objects.filter(code=code).first()
+            language = vocabulary.languages.get(code)
             if language is None:
                 require(user, "add_language", code)
                 language = Language.objects.create(code=code)
+                vocabulary.remember(vocabulary.languages, code, language)
             languages.append(language)
         game.languages.set(languages)
     if "authors" in names:
-        set_credits(game, values["authors"], user=user)
+        set_credits(game, values["authors"], user=user, vocabulary=vocabulary)
 
 
-def set_credits(game: Game, credits: list, *, user) -> None:
-    current = list(game.credits.select_related("person").order_by("order", "id"))
+def set_credits(game: Game, credits: list, *, user, vocabulary: Vocabulary) -> None:
+    current = list(game.credits.select_related("person").order_by("order", "id")) if game.pk else []
     if [[c.person.name, c.role] for c in current] == credits:
         return
     removed = {(c.person.name, c.role) for c in current} - {tuple(c) for c in credits}
     if removed:
         require(user, "delete_gameauthor", ", ".join(sorted(f"{n} ({r})" for n, r in removed)))
-    game.credits.all().delete()
+    if current:
+        game.credits.all().delete()
+    rows = []
     for order, (name, role) in enumerate(credits):
-        person = Person.objects.filter(name=name).first()
+        person = vocabulary.people.get(name)
         if person is None:
             require(user, "add_person", name)
             person = Person.objects.create(name=name[:200])
-        GameAuthor.objects.create(game=game, person=person, role=role, order=order)
+            vocabulary.remember(vocabulary.people, name, person)
+        rows.append(GameAuthor(game=game, person=person, role=role, order=order))
+    # In bulk, without the per-row signals: the game is indexed and versioned with its
+    # credits once they are all there.
+    for credit in GameAuthor.objects.bulk_create(rows):
+        reversion.add_to_revision(credit)
 
 
-def import_one(data: GameData, options: ImportOptions, *, user) -> RecordOutcome:
+def import_one(
+    data: GameData, options: ImportOptions, *, user, vocabulary: Vocabulary
+) -> RecordOutcome:
     """One mapped record into the catalogue (the caller holds the savepoint)."""
     outcome = RecordOutcome(
         number=data.number,
@@ -321,7 +365,7 @@ def import_one(data: GameData, options: ImportOptions, *, user) -> RecordOutcome
     if game is None:
         require(user, "add_game", data.title)
         game = Game()
-        apply_values(game, new, FIELDS, user=user)
+        apply_values(game, new, FIELDS, user=user, vocabulary=vocabulary)
         ImportedRecord.objects.create(
             game=game, source_id=data.source_id, imported_values=new, picture_url=data.picture_url
         )
@@ -351,7 +395,13 @@ def import_one(data: GameData, options: ImportOptions, *, user) -> RecordOutcome
             continue
         changed.append(name)
     if changed:
-        apply_values(game, {**current, **{n: new[n] for n in changed}}, changed, user=user)
+        apply_values(
+            game,
+            {**current, **{n: new[n] for n in changed}},
+            changed,
+            user=user,
+            vocabulary=vocabulary,
+        )
     ImportedRecord.objects.update_or_create(
         game=game,
         defaults={
@@ -378,19 +428,30 @@ def import_unimarc(
     report = ImportReport(dry_run=options.dry_run)
     mapping = custom_field_mapping(options.custom_fields)
     total = max(content.count(b"\x1d"), content.count(b"<record"), 1)
+    items = read_file(content)
     done = 0
-    for item in read_file(content):
-        if isinstance(item, FileProblem):
-            report.problems.append(item.message)
-            continue
-        done += 1
-        report.outcomes.append(import_read(item, options, mapping, user=user))
-        if progress:
-            progress(done, max(total, done))
+    vocabulary = Vocabulary()
+    with indexing_deferred():
+        while batch := list(islice(items, COMMIT_EVERY)):
+            # A transaction per batch, a savepoint per record: a commit per record cost
+            # a third of the import's time on SQLite.
+            with transaction.atomic():
+                for item in batch:
+                    if isinstance(item, FileProblem):
+                        report.problems.append(item.message)
+                        continue
+                    done += 1
+                    report.outcomes.append(
+                        import_read(item, options, mapping, user=user, vocabulary=vocabulary)
+                    )
+                    if progress:
+                        progress(done, max(total, done))
     return report
 
 
-def import_read(item: ReadRecord, options: ImportOptions, mapping, *, user) -> RecordOutcome:
+def import_read(
+    item: ReadRecord, options: ImportOptions, mapping, *, user, vocabulary: Vocabulary
+) -> RecordOutcome:
     if item.record is None:
         return RecordOutcome(number=item.number, action="failed", reason=item.error)
     try:
@@ -401,17 +462,19 @@ def import_read(item: ReadRecord, options: ImportOptions, mapping, *, user) -> R
             action="failed",
             reason=_("Unreadable: %(error)s") % {"error": error},
         )
+    mark = vocabulary.mark()
     try:
         with transaction.atomic(), reversion.create_revision():
             if user is not None:
                 reversion.set_user(user)
             reversion.set_comment(_("UNIMARC import"))
-            outcome = import_one(data, options, user=user)
+            outcome = import_one(data, options, user=user, vocabulary=vocabulary)
             if options.dry_run:
                 raise DryRunRollback
     except DryRunRollback:
-        pass
+        vocabulary.forget_since(mark)
     except RecordRefused as refusal:
+        vocabulary.forget_since(mark)
         outcome = RecordOutcome(
             number=item.number,
             action="failed",
@@ -422,6 +485,7 @@ def import_read(item: ReadRecord, options: ImportOptions, mapping, *, user) -> R
             notes=data.notes,
         )
     except (DatabaseError, ValueError, TypeError) as error:
+        vocabulary.forget_since(mark)
         outcome = RecordOutcome(
             number=item.number,
             action="failed",
