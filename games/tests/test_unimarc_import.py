@@ -333,3 +333,46 @@ def test_the_command_says_which_file_it_cannot_read(tmp_path):
 
     with pytest.raises(CommandError, match="missing.iso"):
         call_command("import_unimarc", str(tmp_path / "missing.iso"))
+
+
+# The admin upload.
+
+
+def upload(client, content, **fields):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    return client.post(
+        reverse("admin:games_game_import_unimarc"),
+        {"file": SimpleUploadedFile("export.iso", content), **fields},
+    )
+
+
+def test_the_admin_upload_imports_and_reports(esar):
+    from django.test import Client
+
+    volunteer = User.objects.create_user("vol", is_staff=True)
+    volunteer.groups.add(Group.objects.get(name="Ludothécaire"))
+    client = Client()
+    client.force_login(volunteer)
+    content = corpus.iso(corpus.seeds())
+    response = upload(client, content, dry_run="on")
+    assert response.status_code == 200
+    assert "200 $a → title: Villa paletti" in response.content.decode()
+    assert not Game.objects.exists()
+    response = upload(client, content, default_esar="A 400")
+    assert "3 created" in response.content.decode()
+    assert Game.objects.count() == 3
+
+
+def test_the_admin_upload_needs_the_permission_to_add_or_change_games(esar):
+    from django.contrib.auth.models import Permission
+    from django.test import Client
+
+    viewer = User.objects.create_user("viewer", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_game"))
+    client = Client()
+    client.force_login(viewer)
+    response = upload(client, corpus.iso(corpus.seeds()))
+    assert response.status_code == 403
+    assert not Game.objects.exists()

@@ -19,9 +19,9 @@ from games.text import fold
 # Leader/06 (type of record) → the catalogue's document type. ``r`` is PMB's "objet à 3
 # dimensions, artefacts, ..." (the seed records), ``m`` multimedia (a kit), ``a`` text.
 DOCUMENT_TYPES = {"r": DocumentType.OBJECT, "m": DocumentType.KIT, "a": DocumentType.BOOK}
-GAME_TYPES = {"r"}
-# Imported only when the ludothèque asks (--other-types), as what they are.
-OTHER_TYPES = {"a", "m"}
+# Games and kits are what a ludothèque lends; books only when it asks (--other-types).
+GAME_TYPES = {"r", "m"}
+OTHER_TYPES = {"a"}
 LEADER_TYPE_NAMES = {
     "a": "printed text",
     "b": "manuscript text",

@@ -1,0 +1,97 @@
+"""UNIMARC in the admin: the upload page (the import, as the command does it) and the
+export actions on the games' list. Wired into GameAdmin in games/admin.py."""
+
+from django import forms
+from django.conf import settings
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.template.response import TemplateResponse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from .models import EsarCategory
+from .unimarc.export import export_unimarc
+from .unimarc.report import report_lines
+from .unimarc.services import ImportOptions, import_unimarc
+
+# An upload larger than this is refused before it is read (about 20 000 PMB records).
+MAX_UPLOAD_BYTES = getattr(settings, "UNIMARC_MAX_UPLOAD_BYTES", 40 * 1024 * 1024)
+
+
+class UnimarcUploadForm(forms.Form):
+    file = forms.FileField(label=_("UNIMARC file (ISO 2709 or XML)"))
+    dry_run = forms.BooleanField(
+        label=_("Dry run: show what would be imported, change nothing"), required=False
+    )
+    overwrite = forms.BooleanField(
+        label=_("Replace what staff edited since the last import"), required=False
+    )
+    other_types = forms.BooleanField(
+        label=_("Import books as books instead of skipping them"), required=False
+    )
+    default_esar = forms.ModelChoiceField(
+        EsarCategory.objects.all(),
+        label=_("ESAR category of records that name none"),
+        required=False,
+        to_field_name="code",
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(
+                _("The file is larger than %(size)d MB.") % {"size": MAX_UPLOAD_BYTES // 2**20}
+            )
+        return upload
+
+
+def upload_view(model_admin, request):
+    """The import page: staff who may add or change games; each record then needs the
+    permissions its form would (adding a publisher, removing a credit…)."""
+    if not (model_admin.has_add_permission(request) or model_admin.has_change_permission(request)):
+        raise PermissionDenied
+    form = UnimarcUploadForm(request.POST or None, request.FILES or None)
+    lines, report = [], None
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        esar = data["default_esar"]
+        report = import_unimarc(
+            data["file"].read(),
+            options=ImportOptions(
+                dry_run=data["dry_run"],
+                overwrite=data["overwrite"],
+                other_types=data["other_types"],
+                default_esar=esar.code if esar else "",
+            ),
+            user=request.user,
+        )
+        lines = report_lines(report, verbose=data["dry_run"])
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "opts": model_admin.model._meta,
+        "title": _("Import UNIMARC records"),
+        "form": form,
+        "report": report,
+        "lines": lines,
+    }
+    return TemplateResponse(request, "admin/games/game/import_unimarc.html", context)
+
+
+def _download(queryset, file_format: str) -> HttpResponse:
+    suffix = "xml" if file_format == "xml" else "iso"
+    content_type = "application/xml" if file_format == "xml" else "application/marc"
+    response = HttpResponse(export_unimarc(queryset, file_format=file_format), content_type)
+    name = f"catalogue-{timezone.localdate().isoformat()}.{suffix}"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@admin.action(description=_("Export as UNIMARC (ISO 2709)"), permissions=["view"])
+def export_unimarc_iso2709(model_admin, request, queryset):
+    return _download(queryset, "iso2709")
+
+
+@admin.action(description=_("Export as UNIMARC (XML)"), permissions=["view"])
+def export_unimarc_xml(model_admin, request, queryset):
+    return _download(queryset, "xml")
