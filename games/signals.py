@@ -85,8 +85,8 @@ def authors_changed(sender, instance, action, **kwargs):
 
 @receiver(post_save, sender=Person)
 @receiver(post_save, sender=Publisher)
-def name_changed(sender, instance, raw, **kwargs):
-    if raw:
+def name_changed(sender, instance, raw, created=False, **kwargs):
+    if raw or created:  # a new name is on no game yet
         return
     _index(instance.games.values_list("pk", flat=True))
 

@@ -82,7 +82,30 @@ class Vocabulary:
         self.people = {p.name: p for p in Person.objects.all()}
         self.languages = {lang.code: lang for lang in Language.objects.all()}
         self.esar = {c.code: c for c in EsarCategory.objects.all()}
+        # The catalogue's games by EAN, by title and publisher, by source record number:
+        # what duplicates are found by, read once rather than queried for each record.
+        self.by_ean: dict[str, int] = {}
+        self.by_title: dict[tuple[str, str], int] = {}
+        for pk, title, publisher, ean in Game.objects.order_by("-pk").values_list(
+            "pk", "title", "publisher__name", "ean"
+        ):
+            if ean:
+                self.by_ean[ean] = pk
+            self.by_title[(title_key(title), (publisher or "").casefold())] = pk
+        self.by_source = dict(
+            ImportedRecord.objects.exclude(source_id="")
+            .order_by("-pk")
+            .values_list("source_id", "game_id")
+        )
         self.created: list[tuple[dict, str]] = []
+
+    def add_game(self, game: Game, source_id: str) -> None:
+        if game.ean:
+            self.remember(self.by_ean, game.ean, game.pk)
+        publisher = game.publisher.name.casefold() if game.publisher_id else ""
+        self.remember(self.by_title, (title_key(game.title), publisher), game.pk)
+        if source_id:
+            self.remember(self.by_source, source_id, game.pk)
 
     def remember(self, table: dict, key: str, row) -> None:
         table[key] = row
@@ -203,33 +226,24 @@ def title_key(title: str) -> str:
     return " ".join(re.sub(r"[^0-9a-z]+", " ", fold(title)).split())
 
 
-def find_duplicate(data: GameData) -> tuple[Game | None, str]:
+def find_duplicate(data: GameData, vocabulary) -> tuple[Game | None, str]:
     """The game this record already is: by EAN, then title and publisher, then the record
     number an earlier import of it kept."""
     values = data.values
-    if values.get("ean"):
-        game = Game.objects.filter(ean=values["ean"]).order_by("pk").first()
-        if game:
-            return game, _("EAN %(ean)s") % {"ean": values["ean"]}
-    wanted = title_key(values.get("title", ""))
-    publisher = values.get("publisher", "")
-    candidates = (
-        Game.objects.filter(publisher__name__iexact=publisher)
-        if publisher
-        else Game.objects.filter(publisher__isnull=True)
-    )
-    for game in (
-        candidates.filter(search_title__startswith=wanted.split(" ")[0] if wanted else "")
-        .only("pk", "title")
-        .order_by("pk")
-    ):
-        if title_key(game.title) == wanted:
-            return game, _("title and publisher")
-    if data.source_id:
-        known = ImportedRecord.objects.filter(source_id=data.source_id).select_related("game")
-        for imported in known.order_by("pk")[:1]:
-            return imported.game, _("record number %(id)s") % {"id": data.source_id}
-    return None, ""
+    found, how = None, ""
+    if values.get("ean") and values["ean"] in vocabulary.by_ean:
+        found, how = vocabulary.by_ean[values["ean"]], _("EAN %(ean)s") % {"ean": values["ean"]}
+    if found is None:
+        key = (title_key(values.get("title", "")), values.get("publisher", "").casefold())
+        if key in vocabulary.by_title:
+            found, how = vocabulary.by_title[key], _("title and publisher")
+    if found is None and data.source_id in vocabulary.by_source:
+        found = vocabulary.by_source[data.source_id]
+        how = _("record number %(id)s") % {"id": data.source_id}
+    if found is None:
+        return None, ""
+    game = Game.objects.filter(pk=found).first()
+    return game, (how if game else "")
 
 
 def unique_slug(title: str) -> str:
@@ -280,11 +294,13 @@ def apply_values(
                 else _("The ESAR category %(code)s is not in the vocabulary.") % {"code": code}
             )
         game.esar = category
+    is_new = game.pk is None
     if not game.slug:
         game.slug = unique_slug(game.title)
     try:
-        # The check constraints mirror Game.clean(); validating them costs a query each.
-        game.full_clean(exclude=["slug", "image"], validate_constraints=False)
+        # The check constraints mirror Game.clean(), and publisher and category were just
+        # read from the database: validating them again cost a query each.
+        game.full_clean(exclude=["slug", "image", "publisher", "esar"], validate_constraints=False)
     except ValidationError as error:
         raise RecordRefused(validation_reason(error)) from None
     game.save()
@@ -297,7 +313,13 @@ def apply_values(
                 language = Language.objects.create(code=code)
                 vocabulary.remember(vocabulary.languages, code, language)
             languages.append(language)
-        game.languages.set(languages)
+        through = Game.languages.through
+        if not is_new:
+            through.objects.filter(game_id=game.pk).delete()
+        # In bulk, without m2m signals, as the credits.
+        through.objects.bulk_create(
+            [through(game_id=game.pk, language_id=language.pk) for language in languages]
+        )
     if "authors" in names:
         set_credits(game, values["authors"], user=user, vocabulary=vocabulary)
 
@@ -320,9 +342,8 @@ def set_credits(game: Game, credits: list, *, user, vocabulary: Vocabulary) -> N
             vocabulary.remember(vocabulary.people, name, person)
         rows.append(GameAuthor(game=game, person=person, role=role, order=order))
     # In bulk, without the per-row signals: the game is indexed and versioned with its
-    # credits once they are all there.
-    for credit in GameAuthor.objects.bulk_create(rows):
-        reversion.add_to_revision(credit)
+    # credits once they are all there (``import_one``).
+    GameAuthor.objects.bulk_create(rows)
 
 
 def import_one(
@@ -361,7 +382,7 @@ def import_one(
             _("No ESAR category in the record: %(code)s, as asked.")
             % {"code": options.default_esar}
         )
-    game, matched_by = find_duplicate(data)
+    game, matched_by = find_duplicate(data, vocabulary)
     if game is None:
         require(user, "add_game", data.title)
         game = Game()
@@ -369,6 +390,9 @@ def import_one(
         ImportedRecord.objects.create(
             game=game, source_id=data.source_id, imported_values=new, picture_url=data.picture_url
         )
+        vocabulary.add_game(game, data.source_id)
+        if not options.dry_run:
+            reversion.add_to_revision(game)  # with its credits, once they are all there
         outcome.game_id = game.pk
         return outcome
     outcome.game_id = game.pk
@@ -410,6 +434,9 @@ def import_one(
             "picture_url": data.picture_url,
         },
     )
+    vocabulary.add_game(game, data.source_id)
+    if changed and not options.dry_run:
+        reversion.add_to_revision(game)
     outcome.action = "updated" if changed else "unchanged"
     if changed:
         outcome.reason = _("Changed: %(fields)s.") % {"fields": ", ".join(changed)}
@@ -435,7 +462,13 @@ def import_unimarc(
         while batch := list(islice(items, COMMIT_EVERY)):
             # A transaction per batch, a savepoint per record: a commit per record cost
             # a third of the import's time on SQLite.
-            with transaction.atomic():
+            # One version per game, added by hand once the game is whole, in one revision
+            # per batch: reversion's own handlers serialised a game again at every save
+            # and saved a revision per record, a third of the import's time.
+            with transaction.atomic(), reversion.create_revision(manage_manually=True):
+                if user is not None:
+                    reversion.set_user(user)
+                reversion.set_comment(_("UNIMARC import"))
                 for item in batch:
                     if isinstance(item, FileProblem):
                         report.problems.append(item.message)
@@ -464,10 +497,7 @@ def import_read(
         )
     mark = vocabulary.mark()
     try:
-        with transaction.atomic(), reversion.create_revision():
-            if user is not None:
-                reversion.set_user(user)
-            reversion.set_comment(_("UNIMARC import"))
+        with transaction.atomic():
             outcome = import_one(data, options, user=user, vocabulary=vocabulary)
             if options.dry_run:
                 raise DryRunRollback
