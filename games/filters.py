@@ -94,6 +94,12 @@ class GameFilter(django_filters.FilterSet):
         choices=language_choices,
         empty_label=_("All languages"),
     )
+    available = django_filters.BooleanFilter(
+        label=_("Available now"),
+        method="filter_available",
+        widget=forms.CheckboxInput,
+        help_text=_("Only games with a copy on the shelf."),
+    )
     ordering = StableOrderingFilter(
         label=_("Sort by"),
         fields=(
@@ -180,6 +186,11 @@ class GameFilter(django_filters.FilterSet):
 
     def filter_language(self, queryset, name, value: str):
         return queryset.in_language(value)
+
+    def filter_available(self, queryset, name, value):
+        from .copies import available_games
+
+        return available_games(queryset) if value else queryset
 
     def filter_queryset(self, queryset):
         # The text search after the filters that narrow (and before the sort, which

@@ -603,4 +603,5 @@ class CatalogueVersion(models.Model):
 
 
 # Models kept in their own modules, registered with the app here.
+from .copies import Copy, CopyStatus  # noqa: E402, F401
 from .provenance import ImportedRecord  # noqa: E402, F401

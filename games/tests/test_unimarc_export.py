@@ -1,5 +1,7 @@
 """The UNIMARC export: PMB's layout, UTF-8, and a round trip that gives the catalogue back."""
 
+import datetime
+
 import pymarc
 import pytest
 from django.contrib.auth.models import Group, User
@@ -7,7 +9,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from games.models import Game, GameAuthor, RuleSummary
+from games.models import Copy, Game, GameAuthor, RuleSummary
 from games.tests.factories import make_game
 from games.unimarc.export import export_unimarc
 from games.unimarc.reading import read_file
@@ -17,8 +19,18 @@ pytestmark = pytest.mark.django_db
 
 
 def catalogue():
-    """Every game's every imported field, and its slug, by slug."""
-    return {game.slug: game_values(game) for game in Game.objects.all()}
+    """Every game's every imported field and its copies, by slug."""
+    return {
+        game.slug: {
+            **game_values(game),
+            "copies": list(
+                game.copies.values_list(
+                    "barcode", "call_number", "location", "status", "condition_note", "acquired"
+                )
+            ),
+        }
+        for game in Game.objects.all()
+    }
 
 
 def test_the_export_is_in_pmbs_layout_and_utf8(seed):
@@ -56,6 +68,17 @@ def _round_trip(file_format):
         person=GameAuthor.objects.first().person,
         role="developer",
     )
+    villa = Game.objects.get(slug="villa-paletti")
+    Copy.objects.create(
+        game=villa,
+        barcode="J0001",
+        call_number="JEU ADR PAY",
+        location="Ludothèque",
+        status="in_repair",
+        condition_note="1 colonne fendue",
+        acquired=datetime.date(2023, 10, 5),
+    )
+    Copy.objects.create(game=villa, barcode="J0002")
     before = catalogue()
     content = export_unimarc(file_format=file_format)
     RuleSummary.objects.all().delete()

@@ -79,12 +79,9 @@ def game_record(game: Game, *, picture_url: str = "") -> pymarc.Record:
 
 
 def _copy_fields(game: Game) -> list:
-    """995 and 996 for each copy (once copies exist: see games.copies)."""
-    copies = getattr(game, "copies", None)
-    if copies is None:
-        return []
+    """995 and 996 for each copy."""
     fields = []
-    for copy in copies.all():
+    for copy in game.copies.all():
         fields.append(_field("995", "  ", ("f", copy.barcode), ("k", copy.call_number)))
         columns = [
             ("expl_cb", copy.barcode),
@@ -106,7 +103,7 @@ def games_for_export(queryset=None):
     return (
         queryset.for_display()
         .select_related("publisher", "esar")
-        .prefetch_related("languages", "credits__person")
+        .prefetch_related("languages", "credits__person", "copies")
         .order_by("pk")
     )
 

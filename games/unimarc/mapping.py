@@ -163,6 +163,7 @@ class CopyData:
     barcode: str = ""
     call_number: str = ""
     status: str = ""
+    status_code: str = ""  # this site's own status, which its export writes
     location: str = ""
     section: str = ""
     note: str = ""
@@ -439,6 +440,7 @@ def _copies(record, data, used):
             copy.barcode = copy.barcode or columns.get("expl_cb", "")
             copy.call_number = copy.call_number or columns.get("expl_cote", "")
             copy.status = columns.get("statut_libelle", "")
+            copy.status_code = columns.get("statut_code", "")
             copy.location = columns.get("location_libelle", "")
             copy.section = columns.get("section_libelle", "")
             copy.note = columns.get("expl_note", "") or columns.get("expl_comment", "")

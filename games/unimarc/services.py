@@ -10,6 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 from itertools import islice
 
 import reversion
@@ -19,6 +20,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.copies import Copy, status_from_pmb
 from games.models import EsarCategory, Game, GameAuthor, Language, Person, Publisher
 from games.provenance import ImportedRecord
 from games.signals import indexing_deferred
@@ -69,6 +71,7 @@ ACTIONS = {
     "add_person": gettext_lazy("add people"),
     "add_publisher": gettext_lazy("add publishers"),
     "add_language": gettext_lazy("add languages"),
+    "add_copy": gettext_lazy("add copies"),
 }
 
 
@@ -346,6 +349,54 @@ def set_credits(game: Game, credits: list, *, user, vocabulary: Vocabulary) -> N
     GameAuthor.objects.bulk_create(rows)
 
 
+def import_copies(game: Game, data: GameData, outcome: RecordOutcome, *, user) -> None:
+    """The record's copies (995/996) the catalogue does not have yet, by barcode. A copy
+    already known is left as the desk keeps it; a barcode on another game is noted."""
+    if not data.copies:
+        return
+    known = dict(
+        Copy.objects.filter(barcode__in=[c.barcode for c in data.copies]).values_list(
+            "barcode", "game_id"
+        )
+    )
+    new = []
+    for copy in data.copies:
+        if not copy.barcode:
+            outcome.notes.append(_("A copy without a barcode (995 $f): left out."))
+            continue
+        if copy.barcode in known:
+            if known[copy.barcode] != game.pk:
+                outcome.notes.append(
+                    _("Barcode %(barcode)s is already a copy of another game: left out.")
+                    % {"barcode": copy.barcode}
+                )
+            continue
+        status, understood = status_from_pmb(copy.status, copy.status_code)
+        note = copy.note
+        if not understood:
+            note = "\n".join(part for part in (note, copy.status) if part)
+        try:
+            acquired = date.fromisoformat(copy.acquired) if copy.acquired else None
+        except ValueError:
+            acquired = None
+        location = " — ".join(part for part in (copy.location, copy.section) if part)
+        new.append(
+            Copy(
+                game=game,
+                barcode=copy.barcode[:50],
+                call_number=copy.call_number[:50],
+                location=location[:100],
+                status=status,
+                condition_note=note,
+                acquired=acquired,
+            )
+        )
+        known[copy.barcode] = game.pk
+    if new:
+        require(user, "add_copy", ", ".join(c.barcode for c in new))
+        Copy.objects.bulk_create(new)
+
+
 def import_one(
     data: GameData, options: ImportOptions, *, user, vocabulary: Vocabulary
 ) -> RecordOutcome:
@@ -391,6 +442,7 @@ def import_one(
             game=game, source_id=data.source_id, imported_values=new, picture_url=data.picture_url
         )
         vocabulary.add_game(game, data.source_id)
+        import_copies(game, data, outcome, user=user)
         if not options.dry_run:
             reversion.add_to_revision(game)  # with its credits, once they are all there
         outcome.game_id = game.pk
@@ -435,6 +487,7 @@ def import_one(
         },
     )
     vocabulary.add_game(game, data.source_id)
+    import_copies(game, data, outcome, user=user)
     if changed and not options.dry_run:
         reversion.add_to_revision(game)
     outcome.action = "updated" if changed else "unchanged"

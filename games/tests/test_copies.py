@@ -1,0 +1,115 @@
+"""Copies of a game: imported from PMB's 995/996, edited in the admin, counted on the
+public record, and the "available now" filter on the pages and in the API."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import IntegrityError
+from django.urls import reverse
+from django.utils import translation
+from rest_framework.test import APIClient
+
+from games.copies import Copy, CopyStatus, status_from_pmb
+from games.models import Game
+from games.tests import unimarc_corpus as corpus
+from games.unimarc.services import ImportOptions, import_unimarc
+
+pytestmark = pytest.mark.django_db
+
+
+def add_copies(slug, *statuses):
+    game = Game.objects.get(slug=slug)
+    for n, status in enumerate(statuses):
+        Copy.objects.create(game=game, barcode=f"{slug[:3].upper()}{n:03d}", status=status)
+    return game
+
+
+def test_a_barcode_is_unique(seed):
+    add_copies("alhambra", CopyStatus.AVAILABLE)
+    with pytest.raises(IntegrityError):
+        Copy.objects.create(game=Game.objects.get(slug="villa-paletti"), barcode="ALH000")
+
+
+def test_the_public_record_counts_the_copies_on_the_shelf(client, seed):
+    url = reverse("games:game-detail", kwargs={"slug": "alhambra"})
+    with translation.override("en"):
+        assert b"on the shelf" not in client.get(url).content  # no copies, nothing said
+        add_copies("alhambra", CopyStatus.AVAILABLE, CopyStatus.ON_LOAN, CopyStatus.WITHDRAWN)
+        assert b"2 copies, 1 on the shelf now" in client.get(url).content
+        copy = Copy.objects.get(barcode="ALH000")
+        copy.status = CopyStatus.ON_LOAN
+        copy.save()  # the cached page follows
+        assert b"2 copies, 0 on the shelf now" in client.get(url).content
+
+
+def test_available_now_on_the_pages_and_in_the_api(client, seed):
+    add_copies("alhambra", CopyStatus.AVAILABLE)
+    add_copies("villa-paletti", CopyStatus.ON_LOAN, CopyStatus.IN_REPAIR)
+    page = client.get(reverse("games:game-list"), {"available": "on"})
+    assert b"Alhambra" in page.content
+    assert b"Villa Paletti" not in page.content
+    api = APIClient()
+    listed = api.get(reverse("api:game-list"), {"available": "true"}).json()["results"]
+    assert [game["slug"] for game in listed] == ["alhambra"]
+    everything = api.get(reverse("api:game-list"), {"available": "false"}).json()
+    assert everything["count"] == 3
+
+
+def test_the_admin_edits_copies_inline(client, seed):
+    admin = User.objects.create_superuser("admin")
+    client.force_login(admin)
+    game = Game.objects.get(slug="alhambra")
+    response = client.get(reverse("admin:games_game_change", args=[game.pk]))
+    assert b'name="copies-TOTAL_FORMS"' in response.content
+
+
+@pytest.mark.parametrize(
+    ("label", "status"),
+    [
+        ("Disponible", CopyStatus.AVAILABLE),
+        ("En réparation", CopyStatus.IN_REPAIR),
+        ("Incomplet", CopyStatus.INCOMPLETE),
+        ("Pilonné", CopyStatus.WITHDRAWN),
+        ("En prêt", CopyStatus.ON_LOAN),
+    ],
+)
+def test_pmb_statuses(label, status):
+    assert status_from_pmb(label) == (status, True)
+
+
+def test_copies_come_in_with_the_import(db):
+    from django.core.management import call_command
+
+    call_command("loaddata", "fixtures/esar.json", verbosity=0)
+    record = corpus.villa_paletti(
+        copies=[
+            {
+                "expl_cb": "J0001",
+                "expl_cote": "JEU ADR",
+                "statut_libelle": "Disponible",
+                "location_libelle": "Ludothèque",
+                "create_date": "2023-10-05 10:00:00",
+            },
+            {
+                "expl_cb": "J0002",
+                "statut_libelle": "En réparation",
+                "expl_note": "1 colonne fendue",
+            },
+            {"expl_cb": "J0003", "statut_libelle": "Au grenier"},
+        ]
+    )
+    with translation.override("en"):
+        import_unimarc(corpus.iso([record]), options=ImportOptions())
+    copies = {c.barcode: c for c in Game.objects.get().copies.all()}
+    assert copies["J0001"].call_number == "JEU ADR"
+    assert copies["J0001"].location == "Ludothèque"
+    assert copies["J0001"].acquired.isoformat() == "2023-10-05"
+    assert copies["J0002"].status == CopyStatus.IN_REPAIR
+    assert copies["J0002"].condition_note == "1 colonne fendue"
+    assert copies["J0003"].status == CopyStatus.AVAILABLE
+    assert "Au grenier" in copies["J0003"].condition_note  # a status the site cannot read
+    # A barcode another game has already is left out, with a note.
+    other = corpus.alhambra(copies=[{"expl_cb": "J0001"}])
+    with translation.override("en"):
+        report = import_unimarc(corpus.iso([other]), options=ImportOptions())
+    assert "J0001 is already a copy of another game" in " ".join(report.outcomes[0].notes)
+    assert Copy.objects.filter(barcode="J0001").get().game.title == "Villa paletti"
