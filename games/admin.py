@@ -10,7 +10,7 @@ from import_export.admin import ImportExportModelAdmin
 from import_export.forms import SelectableFieldsExportForm
 from reversion.admin import VersionAdmin
 
-from .admin_copies import CopyInline
+from .admin_copies import ContentItemInline, CopyInline
 from .admin_unimarc import export_unimarc_iso2709, export_unimarc_xml, upload_view
 from .models import EsarCategory, Game, GameAuthor, Language, Person, Publisher, RuleSummary
 from .resources import GameResource
@@ -121,7 +121,7 @@ class GameAdmin(ImportExportModelAdmin, VersionAdmin):
     prepopulated_fields = {"slug": ["title"]}
     autocomplete_fields = ["publisher"]
     filter_horizontal = ["languages"]
-    inlines = [GameAuthorInline, CopyInline, RuleSummaryInline]
+    inlines = [GameAuthorInline, ContentItemInline, CopyInline, RuleSummaryInline]
     list_select_related = ["publisher", "esar"]
     fieldsets = [
         (None, {"fields": ["title", "slug", "document_type", "publisher", "year", "languages"]}),

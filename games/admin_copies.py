@@ -1,8 +1,14 @@
 """Copies in the admin: an inline on each game, and a list of every copy."""
 
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
+from django.db.models.functions import TruncMonth
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext_lazy as _
 
-from .copies import Copy
+from .checklist import ContentItem, CopyCheck, CopyCheckLine
+from .copies import Copy, CopyStatus
 
 
 class CopyInline(admin.TabularInline):
@@ -18,3 +24,91 @@ class CopyAdmin(admin.ModelAdmin):
     search_fields = ["barcode", "call_number", "game__title"]
     autocomplete_fields = ["game"]
     list_select_related = ["game"]
+
+
+class ContentItemInline(admin.TabularInline):
+    model = ContentItem
+    extra = 0
+    fields = ["order", "count", "name_fr", "name_da", "name_pl", "name_en"]
+
+
+class CopyCheckLineInline(admin.TabularInline):
+    model = CopyCheckLine
+    extra = 0
+    fields = ["item", "expected", "found"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(CopyCheck)
+class CopyCheckAdmin(admin.ModelAdmin):
+    """The checks made at the desk, kept as they were made (read only), with statistics."""
+
+    list_display = ["copy", "checked_at", "checked_by", "complete"]
+    list_filter = ["complete", "checked_at"]
+    search_fields = ["copy__barcode", "copy__game__title"]
+    readonly_fields = ["copy", "checked_by", "checked_at", "complete", "note"]
+    inlines = [CopyCheckLineInline]
+    date_hierarchy = "checked_at"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def get_urls(self):
+        from django.urls import path
+
+        statistics = path(
+            "statistics/",
+            self.admin_site.admin_view(self.statistics_view),
+            name="games_copycheck_statistics",
+        )
+        return [statistics, *super().get_urls()]
+
+    def statistics_view(self, request):
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": _("Checks and missing pieces"),
+            "most_missing": games_with_most_missing(),
+            "per_month": checks_per_month(),
+        }
+        return TemplateResponse(request, "admin/games/copycheck/statistics.html", context)
+
+
+def games_with_most_missing(limit: int = 20):
+    """Games by the pieces their incomplete copies lack now (their latest checks)."""
+    latest = (
+        CopyCheck.objects.filter(copy=OuterRef("copy_check__copy"))
+        .order_by("-checked_at", "-id")
+        .values("pk")[:1]
+    )
+    rows = (
+        CopyCheckLine.objects.filter(
+            copy_check__copy__status=CopyStatus.INCOMPLETE,
+            copy_check=Subquery(latest),
+            found__lt=F("expected"),
+        )
+        .values("copy_check__copy__game__title", "copy_check__copy__game__slug")
+        .annotate(
+            missing=Sum(F("expected") - F("found")), copies=Count("copy_check", distinct=True)
+        )
+        .order_by("-missing", "copy_check__copy__game__title")[:limit]
+    )
+    return list(rows)
+
+
+def checks_per_month():
+    return list(
+        CopyCheck.objects.annotate(month=TruncMonth("checked_at"))
+        .values("month")
+        .annotate(checks=Count("pk"), incomplete=Count("pk", filter=Q(complete=False)))
+        .order_by("-month")
+    )

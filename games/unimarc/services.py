@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy
 from games.copies import Copy, status_from_pmb
 from games.models import EsarCategory, Game, GameAuthor, Language, Person, Publisher
 from games.provenance import ImportedRecord
+from games.services_copies import checklist_from_contents
 from games.signals import indexing_deferred
 from games.text import fold
 
@@ -443,6 +444,7 @@ def import_one(
         )
         vocabulary.add_game(game, data.source_id)
         import_copies(game, data, outcome, user=user)
+        checklist_from_contents(game=game)
         if not options.dry_run:
             reversion.add_to_revision(game)  # with its credits, once they are all there
         outcome.game_id = game.pk

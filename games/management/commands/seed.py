@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand
 
 from games.models import Game
 
-FIXTURES = ["esar.json", "games.json", "rule_summaries.json"]
+FIXTURES = ["esar.json", "games.json", "rule_summaries.json", "contents.json"]
 
 
 class Command(BaseCommand):

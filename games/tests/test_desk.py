@@ -1,0 +1,168 @@
+"""Checking a copy at the desk against its game's contents, what the public record then
+says, the checks' history and the admin's statistics."""
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import translation
+
+from games.checklist import ContentItem, parse_contents
+from games.copies import Copy, CopyStatus
+from games.models import Game
+from games.services_copies import CheckRefused, checklist_from_contents, record_check
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def contents(seed):
+    call_command("loaddata", "fixtures/contents.json", verbosity=0)
+
+
+@pytest.fixture
+def villa_copy(contents):
+    return Copy.objects.create(game=Game.objects.get(slug="villa-paletti"), barcode="J0001")
+
+
+@pytest.fixture
+def volunteer():
+    user = User.objects.create_user("vol", is_staff=True)
+    user.groups.add(Group.objects.get(name="Ludothécaire"))
+    return User.objects.get(pk=user.pk)
+
+
+def counts(copy, **short):
+    """Every item found, but ``short`` (by English name) fewer."""
+    with translation.override("en"):
+        return {
+            item.pk: item.count - short.get(item.name, 0) for item in copy.game.content_items.all()
+        }
+
+
+def test_the_seed_contents_are_the_records(contents):
+    villa = Game.objects.get(slug="villa-paletti")
+    with translation.override("en"):
+        assert [str(i) for i in villa.content_items.all()] == [
+            "1 base", "5 platforms", "20 columns", "1 master builder's seal", "1 hook"
+        ]  # fmt: skip
+    with translation.override("da"):
+        assert [i.name for i in villa.content_items.all()][2] == "søjler"
+    prince = Game.objects.get(slug="le-petit-prince-fabrique-moi-une-planete")
+    assert [(i.count, i.name_fr) for i in prince.content_items.all()] == [
+        (80, "tuiles"),
+        (5, "jetons"),
+    ]
+
+
+def test_contents_text_becomes_a_checklist(seed):
+    assert parse_contents("Contenu: 80 tuiles, 5 jetons,1 règle de jeu.") == [
+        (80, "tuiles"),
+        (5, "jetons"),
+    ]
+    alhambra = Game.objects.get(slug="alhambra")
+    items = checklist_from_contents(game=alhambra)
+    assert (items[0].count, items[0].name_fr) == (6, "cartons de départ")
+    assert checklist_from_contents(game=alhambra) == []  # once only
+
+
+def test_a_missing_piece_makes_the_copy_incomplete_and_a_later_check_clears_it(villa_copy):
+    user = User.objects.create_user("desk")
+    check = record_check(copy=villa_copy, found=counts(villa_copy, columns=1), user=user)
+    villa_copy.refresh_from_db()
+    assert not check.complete and villa_copy.status == CopyStatus.INCOMPLETE
+    assert [(line.item.name_fr, line.missing_count) for line in check.missing()] == [
+        ("colonnes", 1)
+    ]
+    record_check(copy=villa_copy, found=counts(villa_copy), user=user)
+    villa_copy.refresh_from_db()
+    assert villa_copy.status == CopyStatus.AVAILABLE
+    assert villa_copy.checks.count() == 2
+
+
+def test_a_check_must_count_every_item_within_its_count(villa_copy):
+    found = counts(villa_copy)
+    found[next(iter(found))] = 2  # two bases in a box of one
+    with pytest.raises(CheckRefused):
+        record_check(copy=villa_copy, found=found, user=None)
+    with pytest.raises(CheckRefused):
+        record_check(copy=villa_copy, found={}, user=None)
+    assert not villa_copy.checks.exists()
+
+
+def test_the_public_record_says_plainly_what_is_missing(client, villa_copy):
+    record_check(copy=villa_copy, found=counts(villa_copy, columns=1, hook=1), user=None)
+    with translation.override("en"):
+        page = client.get(reverse("games:game-detail", kwargs={"slug": "villa-paletti"}))
+    assert b"1 copy, 0 on the shelf now" in page.content
+    assert b"Missing from copy J0001: columns (1 of 20), hook (1 of 1)." in page.content
+
+
+def test_the_desk_flow(client, villa_copy, volunteer):
+    client.force_login(volunteer)
+    with translation.override("en"):
+        response = client.get(reverse("games:desk"), {"barcode": " J0001 "})
+        assert response.url == reverse("games:desk-copy", kwargs={"barcode": "J0001"})
+        page = client.get(response.url)
+        assert b"20 columns" in page.content
+        data = {}
+        for item in villa_copy.game.content_items.all():
+            if item.count == 1:
+                data[f"item_{item.pk}"] = "on"
+            else:
+                data[f"item_{item.pk}"] = item.count - (1 if item.name_en == "columns" else 0)
+        response = client.post(reverse("games:desk-copy", kwargs={"barcode": "J0001"}), data)
+        assert response.status_code == 302
+        landing = client.get(response.url)
+        assert b"J0001 (Villa Paletti) is incomplete: columns (1 of 20)." in landing.content
+        history = client.get(reverse("games:desk-copy", kwargs={"barcode": "J0001"}))
+        assert b"vol" in history.content and b"incomplete:" in history.content
+        response = client.post(
+            reverse("games:desk-copy", kwargs={"barcode": "J0001"}), {"all_there": "1"}
+        )
+        assert b"is complete" in client.get(response.url).content
+    villa_copy.refresh_from_db()
+    assert villa_copy.status == CopyStatus.AVAILABLE
+
+
+def test_an_unknown_barcode_says_so(client, villa_copy, volunteer):
+    client.force_login(volunteer)
+    with translation.override("en"):
+        page = client.get(reverse("games:desk"), {"barcode": "NOPE"}, follow=True)
+    assert b"No copy has the barcode NOPE." in page.content
+
+
+def test_a_count_out_of_range_is_refused_politely(client, villa_copy, volunteer):
+    client.force_login(volunteer)
+    data = {f"item_{i.pk}": 99 for i in villa_copy.game.content_items.all()}
+    with translation.override("en"):
+        page = client.post(reverse("games:desk-copy", kwargs={"barcode": "J0001"}), data)
+    assert page.status_code == 200
+    assert b"Count every item" in page.content
+    assert not villa_copy.checks.exists()
+
+
+def test_the_desk_is_for_staff_who_may_check(client, villa_copy):
+    assert client.get(reverse("games:desk")).status_code == 302  # to the login
+    client.force_login(User.objects.create_user("patron"))
+    assert client.get(reverse("games:desk")).status_code == 403
+    url = reverse("games:desk-copy", kwargs={"barcode": "J0001"})
+    assert client.post(url, {"all_there": "1"}).status_code == 403
+    assert not villa_copy.checks.exists()
+
+
+def test_the_admin_statistics(client, villa_copy):
+    record_check(copy=villa_copy, found=counts(villa_copy, columns=3), user=None)
+    other = Copy.objects.create(game=Game.objects.get(slug="alhambra"), barcode="A1")
+    checklist_from_contents(game=other.game)  # the fixture has Alhambra's already
+    record_check(
+        copy=other,
+        found={i.pk: i.count for i in ContentItem.objects.filter(game=other.game)},
+        user=None,
+    )
+    client.force_login(User.objects.create_superuser("admin"))
+    with translation.override("en"):
+        page = client.get(reverse("admin:games_copycheck_statistics"))
+    text = page.content.decode()
+    assert "Villa Paletti</td><td>3</td><td>1</td>" in text
+    assert "<td>2</td><td>1</td>" in text  # this month: two checks, one incomplete
