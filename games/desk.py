@@ -51,6 +51,8 @@ class CheckForm(forms.Form):
                     help_text=_("How many are in the box (of %(count)d)?") % {"count": item.count},
                 )
             self.fields[f"item_{item.pk}"] = field
+        if items:  # after a scan, the first item is where the keyboard is
+            self.fields[f"item_{items[0].pk}"].widget.attrs["autofocus"] = True
         self.order_fields([f"item_{item.pk}" for item in items] + ["note"])
 
     def found(self) -> dict[int, int]:
@@ -101,7 +103,7 @@ def desk_copy(request, barcode):
                 text = _("%(barcode)s (%(title)s) is complete.")
             else:
                 text = _("%(barcode)s (%(title)s) is incomplete: %(missing)s.")
-            messages.success(
+            (messages.success if check.complete else messages.warning)(
                 request,
                 text
                 % {
