@@ -30,8 +30,8 @@ def test_a_barcode_is_unique(seed):
 
 
 def test_the_public_record_counts_the_copies_on_the_shelf(client, seed):
-    url = reverse("games:game-detail", kwargs={"slug": "alhambra"})
     with translation.override("en"):
+        url = reverse("games:game-detail", kwargs={"slug": "alhambra"})
         assert b"on the shelf" not in client.get(url).content  # no copies, nothing said
         add_copies("alhambra", CopyStatus.AVAILABLE, CopyStatus.ON_LOAN, CopyStatus.WITHDRAWN)
         assert b"2 copies, 1 on the shelf now" in client.get(url).content

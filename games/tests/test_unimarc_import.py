@@ -342,10 +342,11 @@ def upload(client, content, **fields):
     from django.core.files.uploadedfile import SimpleUploadedFile
     from django.urls import reverse
 
-    return client.post(
-        reverse("admin:games_game_import_unimarc"),
-        {"file": SimpleUploadedFile("export.iso", content), **fields},
-    )
+    with translation.override("en"):
+        return client.post(
+            reverse("admin:games_game_import_unimarc"),
+            {"file": SimpleUploadedFile("export.iso", content), **fields},
+        )
 
 
 def test_the_admin_upload_imports_and_reports(esar):
