@@ -48,10 +48,11 @@ def latest_missing(copy: Copy) -> list[CopyCheckLine]:
     return check.missing() if check else []
 
 
-def checklist_from_contents(*, game) -> list[ContentItem]:
+def checklist_from_contents(*, game, new: bool = False) -> list[ContentItem]:
     """The game's checklist made from its record's contents text, if it has none yet
-    (names in French, the record's language; staff translate them in the admin)."""
-    if game.content_items.exists():
+    (names in French, the record's language; staff translate them in the admin).
+    ``new``: the game was just created, so it has none."""
+    if not new and game.content_items.exists():
         return []
     items = [
         ContentItem(game=game, name_fr=name, count=count, order=order)

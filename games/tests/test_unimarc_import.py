@@ -377,3 +377,9 @@ def test_the_admin_upload_needs_the_permission_to_add_or_change_games(esar):
     response = upload(client, corpus.iso(corpus.seeds()))
     assert response.status_code == 403
     assert not Game.objects.exists()
+
+
+def test_two_games_of_one_title_get_two_slugs(esar):
+    records = [corpus.alhambra(publisher="Queen Games"), corpus.alhambra(publisher="Ravensburger")]
+    run(corpus.iso(records))
+    assert sorted(Game.objects.values_list("slug", flat=True)) == ["alhambra", "alhambra-2"]

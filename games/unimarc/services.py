@@ -101,6 +101,7 @@ class Vocabulary:
             .order_by("-pk")
             .values_list("source_id", "game_id")
         )
+        self.slugs = dict.fromkeys(Game.objects.values_list("slug", flat=True))
         self.created: list[tuple[dict, str]] = []
 
     def add_game(self, game: Game, source_id: str) -> None:
@@ -250,12 +251,14 @@ def find_duplicate(data: GameData, vocabulary) -> tuple[Game | None, str]:
     return game, (how if game else "")
 
 
-def unique_slug(title: str) -> str:
+def unique_slug(title: str, vocabulary) -> str:
+    """The title's slug, numbered when another game has it (``vocabulary.slugs``)."""
     base = slugify(title)[:180] or "jeu"
     slug, n = base, 1
-    while Game.objects.filter(slug=slug).exists():
+    while slug in vocabulary.slugs:
         n += 1
         slug = f"{base}-{n}"
+    vocabulary.remember(vocabulary.slugs, slug, None)
     return slug
 
 
@@ -300,7 +303,7 @@ def apply_values(
         game.esar = category
     is_new = game.pk is None
     if not game.slug:
-        game.slug = unique_slug(game.title)
+        game.slug = unique_slug(game.title, vocabulary)
     try:
         # The check constraints mirror Game.clean(), and publisher and category were just
         # read from the database: validating them again cost a query each.
@@ -444,7 +447,7 @@ def import_one(
         )
         vocabulary.add_game(game, data.source_id)
         import_copies(game, data, outcome, user=user)
-        checklist_from_contents(game=game)
+        checklist_from_contents(game=game, new=True)
         if not options.dry_run:
             reversion.add_to_revision(game)  # with its credits, once they are all there
         outcome.game_id = game.pk
