@@ -199,7 +199,8 @@ class GameData:
 
 
 def _shown(item) -> str:
-    return " ".join(item) if isinstance(item, tuple | list) else str(item)
+    """A credit as "Bill Payne (author)"; anything else as itself."""
+    return f"{item[0]} ({item[1]})" if isinstance(item, tuple | list) else str(item)
 
 
 def short(text: str, length: int = 60) -> str:
