@@ -3,8 +3,8 @@
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from e2e.conftest import screenshot
 from e2e.conftest import english_url as url
+from e2e.conftest import screenshot
 from games.models import Game
 from games.tests import unimarc_corpus as corpus
 
