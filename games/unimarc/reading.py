@@ -200,7 +200,7 @@ def parse_chunk(number: int, chunk: bytes) -> ReadRecord:
     except (pymarc.exceptions.PymarcException, ValueError, IndexError, UnicodeError):
         result.error = _("Bad directory: an entry points outside the record or is not a number.")
     else:
-        if not check_fields(record, chunk):
+        if not check_fields(record):
             result.error = _(
                 "Bad directory: an entry points outside the record or is not a number."
             )
@@ -209,7 +209,7 @@ def parse_chunk(number: int, chunk: bytes) -> ReadRecord:
     return result
 
 
-def check_fields(record: pymarc.Record, chunk: bytes) -> bool:
+def check_fields(record: pymarc.Record) -> bool:
     """pymarc slices fields from the directory's offsets without checking them; a field
     cut at a wrong place shows as a tag that is not three digits or letters."""
     return all(re.fullmatch(r"[0-9A-Za-z]{3}", f.tag or "") for f in record.fields)
