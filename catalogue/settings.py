@@ -192,6 +192,8 @@ LANGUAGES = [
     ("en", _("English")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# British English dates ("29 November 2026"); the other languages keep Django's formats.
+FORMAT_MODULE_PATH = ["catalogue.formats"]
 TIME_ZONE = "Europe/Paris"
 USE_I18N = True
 USE_TZ = True
