@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import views
+from .scoring.views import score_sheet
 
 app_name = "games"
 
@@ -12,4 +13,5 @@ urlpatterns = [
 urlpatterns += [
     path("games/<slug:slug>/rules/compare/", views.game_rules_compare, name="game-rules-compare"),
     path("games/<slug:slug>/rules/<str:language>/", views.game_rules, name="game-rules"),
+    path("games/<slug:slug>/score/", score_sheet, name="game-score"),
 ]

@@ -203,8 +203,8 @@ def check_scorings(scorings: list[ScoringInput]) -> None:
             most = MAX_WALLS_PER_BUILDING * holdings.building_count
             if holdings.wall > most:
                 problems[(number, who, "wall")] = _(
-                    "Each building carries at most 3 wall segments: with %(buildings)s "
-                    "buildings, a wall of at most %(most)s."
+                    "Each building carries at most 3 wall segments. Buildings in this "
+                    "Alhambra: %(buildings)s; so the longest wall is at most %(most)s."
                 ) % {"buildings": holdings.building_count, "most": most}
         if scoring.dirk is not None:
             fewest = DIRK_AT_SET_UP + (DIRK_AFTER_FIRST_SCORING if number > 1 else 0)

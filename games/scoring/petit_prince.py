@@ -276,8 +276,8 @@ def check_planet(planet: Planet) -> None:
         with_volcano = NON_CHARACTER_TILES - without
         if planet.volcanoes < with_volcano:
             problems["volcanoes"] = _(
-                "%(tiles)s tiles are neither characters nor without a volcano: that is at "
-                "least %(tiles)s volcanoes."
+                "Tiles that are neither characters nor without a volcano: %(tiles)s. So "
+                "there are at least %(tiles)s volcanoes."
             ) % {"tiles": with_volcano}
     if planet.animal_species is not None:
         low, high = _species_range(planet)
