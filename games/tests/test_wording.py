@@ -279,3 +279,103 @@ def test_every_alhambra_summary_gives_dirk_his_buildings_and_the_72_cards():
     for summary in alhambra:
         variant = summary["text"].split("## ")[-1]
         assert "Dirk" in variant and " 6 " in variant and "72" in variant, summary["language"]
+
+
+# The apps whose words staff read in the admin; Django and these apps fall back to French
+# (settings.LANGUAGE_CODE) for what they do not translate into Danish or Polish.
+THIRD_PARTY_APPS = [
+    "django.conf",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "import_export",
+    "axes",
+    "rest_framework",
+    "reversion",
+    "django_filters",
+]
+
+
+def _catalogue(package, language):
+    import importlib
+
+    folder = Path(importlib.import_module(package).__file__).parent
+    path = folder / "locale" / language / "LC_MESSAGES" / "django.mo"
+    if not path.exists():
+        return set()
+    return {(e.msgctxt, e.msgid) for e in polib.mofile(str(path)) if e.msgstr or e.msgstr_plural}
+
+
+@pytest.mark.parametrize("language", ["da", "pl"])
+def test_no_third_party_text_falls_back_to_french(language):
+    own = polib.pofile(str(LOCALE / language / "LC_MESSAGES" / "django.po"))
+    translated = {(e.msgctxt, e.msgid) for e in own.translated_entries()}
+    for package in THIRD_PARTY_APPS:
+        translated |= _catalogue(package, language)
+    french_only = sorted(
+        f"{package}: {msgid}"
+        for package in THIRD_PARTY_APPS
+        for context, msgid in _catalogue(package, "fr")
+        if (context, msgid) not in translated and msgid != "DATE_FORMAT"
+    )
+    assert french_only == []
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("da", ("Eksportér", "Denne eksport omfatter følgende felter", "Vælg alle")),
+        ("pl", ("Eksport obejmie następujące pola", "Zaznacz wszystkie")),
+        ("fr", ("Tout sélectionner",)),
+    ],
+)
+def test_the_export_page_speaks_the_staff_language(admin_client, seed, language, words):
+    with translation.override(language):
+        text = admin_client.get(reverse("admin:games_game_export")).content.decode()
+    for word in words:
+        assert word in text
+    assert "Select all" not in text
+    if language != "fr":
+        assert "Cet exportateur" not in text and "Exporter" not in text
+
+
+@pytest.mark.parametrize(
+    ("language", "header"),
+    [
+        ("fr", "Administration de la ludothèque"),
+        ("da", "Legotekets administration"),
+        ("en", "Ludothèque administration"),
+    ],
+)
+def test_the_admin_header_names_the_site(admin_client, language, header):
+    with translation.override(language):
+        text = admin_client.get(reverse("admin:index")).content.decode()
+    assert header in text
+    assert "Django administration" not in text
+
+
+@pytest.mark.parametrize(
+    ("language", "not_found", "not_json"),
+    [
+        ("da", "Ikke fundet.", "Forespørgslens indhold er ikke gyldig JSON."),
+        ("pl", None, "Treść żądania nie jest poprawnym JSON-em."),
+        ("fr", None, "Le corps de la requête n'est pas du JSON valide."),
+    ],
+)
+def test_api_errors_speak_the_reader_language(client, seed, language, not_found, not_json):
+    with translation.override(language):
+        expected_not_found = translation.gettext("Not found.")
+    missing = client.get(
+        reverse("api:game-detail", kwargs={"slug": "nope"}), HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert missing.status_code == 404
+    assert missing.json() == {"code": "not_found", "detail": expected_not_found}
+    if not_found:
+        assert expected_not_found == not_found
+    broken = client.post(
+        reverse("api:score-alhambra"),
+        data="{oops",
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert broken.status_code == 400
+    assert broken.json()["detail"] == not_json
