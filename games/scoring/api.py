@@ -68,10 +68,14 @@ class PetitPrinceReport(serializers.Serializer):
 
 
 class RefusedCount(serializers.Serializer):
-    code = serializers.CharField()
+    """A refused count: `errors` names each field at fault; a body that is not JSON (or
+    holds a NUL character) has only `detail`."""
+
+    code = serializers.CharField(required=False)
     detail = serializers.CharField()
     errors = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()),
+        required=False,
         help_text="Each field at fault, by its path (`players.0.roses`), with the reasons.",
     )
 
