@@ -249,12 +249,13 @@ def check_planet(planet: Planet) -> None:
         problems["characters"] = _(
             "A finished planet has exactly 4 characters, one in each corner."
         )
-    for name in COUNTS:
-        value = getattr(planet, name)
-        if value is not None and not 0 <= value <= MAX_COUNT:
-            problems[name] = _("Enter a number from 0 to %(most)s.") % {"most": MAX_COUNT}
-    if problems:
-        raise ImpossiblePlanet(problems)
+    out_of_bounds = {
+        name: _("Enter a number from 0 to %(most)s.") % {"most": MAX_COUNT}
+        for name in COUNTS
+        if getattr(planet, name) is not None and not 0 <= getattr(planet, name) <= MAX_COUNT
+    }
+    if out_of_bounds:  # the checks below compare counts that must be numbers in bounds
+        raise ImpossiblePlanet({**problems, **out_of_bounds})
     if planet.count("visible_baobabs") > MAX_VISIBLE_BAOBABS:
         problems["visible_baobabs"] = _(
             "A planet never shows more than 2 baobabs: a third one turns all three baobab "

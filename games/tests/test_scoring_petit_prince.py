@@ -173,3 +173,9 @@ def test_two_to_five_players():
         lpp.score_game([planet()])
     with pytest.raises(ValueError):
         lpp.score_game([planet()] * 6)
+
+
+def test_every_problem_of_a_planet_is_said_at_once():
+    with pytest.raises(lpp.ImpossiblePlanet) as refused:
+        lpp.check_planet(Planet(characters=(KING,), visible_baobabs=3, face_down_tiles=2))
+    assert set(refused.value.problems) == {"characters", "visible_baobabs", "face_down_tiles"}
