@@ -4,6 +4,7 @@ the same way and name a field at fault by the same path."""
 
 from dataclasses import dataclass, field
 
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext_lazy as _
 
@@ -20,19 +21,26 @@ SCORING_PAYS = {
 }
 
 
-def flatten(value, prefix="", into=None) -> MultiValueDict:
+# The deepest field of a sheet is scorings.<n>.players.<n>.<type>: anything deeper is no
+# field of it, and is not walked through.
+MAX_DEPTH = 6
+
+
+def flatten(value, prefix="", into=None, depth=0) -> MultiValueDict:
     """The JSON as form data: ``{"players": [{"snakes": 2}]}`` is ``players.0.snakes=2``;
     a list of plain values is one name holding them all (the characters); null is left
     out, as a blank field is."""
     into = MultiValueDict() if into is None else into
+    if depth > MAX_DEPTH:
+        return into
     if isinstance(value, dict):
         for key, item in value.items():
-            flatten(item, f"{prefix}.{key}" if prefix else str(key), into)
+            flatten(item, f"{prefix}.{key}" if prefix else str(key), into, depth + 1)
     elif isinstance(value, list) and not any(isinstance(v, dict | list) for v in value):
         into.setlist(prefix, [str(v) for v in value if v is not None])
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            flatten(item, f"{prefix}.{i}", into)
+            flatten(item, f"{prefix}.{i}", into, depth + 1)
     elif value is not None:
         into[prefix] = str(value)
     return into
@@ -40,7 +48,7 @@ def flatten(value, prefix="", into=None) -> MultiValueDict:
 
 def _errors_of(form, into: dict) -> None:
     for name, errors in form.errors.items():
-        path = form.prefix if name == "__all__" else form.add_prefix(name)
+        path = form.prefix if name == NON_FIELD_ERRORS else form.add_prefix(name)
         into.setdefault(path, []).extend(str(e) for e in errors)
 
 

@@ -192,9 +192,11 @@ GUILLEMETS_WRONG_IN_DANISH = re.compile(r"[“”„]")
 
 
 def test_danish_quotes_with_guillemets_pointing_in():
-    po = polib.pofile(str(LOCALE / "da" / "LC_MESSAGES" / "django.po"))
+    texts = []
+    for domain in ("django", "djangojs"):
+        po = polib.pofile(str(LOCALE / "da" / "LC_MESSAGES" / f"{domain}.po"))
+        texts += [e.msgstr for e in po.translated_entries()]
     summaries = json.loads((FIXTURES / "rule_summaries.json").read_text(encoding="utf-8"))
-    texts = [e.msgstr for e in po.translated_entries()]
     texts += [s["fields"]["text"] for s in summaries if s["fields"]["language"] == "da"]
     assert [t for t in texts if GUILLEMETS_WRONG_IN_DANISH.search(t)] == []
     assert any("»Dirk«" in t for t in texts)
