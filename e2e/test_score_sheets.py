@@ -57,6 +57,11 @@ def test_a_phone_in_polish_counts_le_petit_prince_as_the_players_type(seeded_ser
     first.get_by_label("Odwrócone kafelki").fill("3")
     first.get_by_label("Węże").fill("1")
     first.get_by_label("Gatunki zwierząt", exact=False).fill("2")
+    # The second planet is still empty: no totals yet, and the page says why.
+    incomplete = page.locator("[data-sheet-incomplete]")
+    expect(incomplete).to_be_visible()
+    expect(incomplete).to_contain_text("Sumy pojawią się")
+    expect(page.locator("[data-sheet-errors]")).to_be_hidden()
     second.get_by_label("Imię").fill("Bartek")
     for corner in range(1, 5):
         second.get_by_label(f"Postać {corner}", exact=True).select_option(label="Pijak")
@@ -68,6 +73,7 @@ def test_a_phone_in_polish_counts_le_petit_prince_as_the_players_type(seeded_ser
     expect(second.locator('[data-result="players.1.total"]')).to_have_text("72")
     expect(first.locator('[data-result="players.0.volcano_penalty"]')).to_have_text("−4")
     expect(page.locator(".verdict")).to_have_text("Wygrywa Bartek: 72 punkty.")
+    expect(incomplete).to_be_hidden()
     shoot(page, "score-petit-prince-pl")
     assert_no_serious_violation(page, "Le Petit Prince score sheet, Polish phone")
 

@@ -56,10 +56,13 @@ function showResults(form, report) {
 
 function showErrors(form, errors, touched) {
   let shown = 0;
+  let waiting = 0; // errors in parts of the sheet nobody has filled in yet
   for (const element of form.querySelectorAll("[data-error-for]")) {
     const path = element.dataset.errorFor;
     const block = element.closest("[data-block]");
-    const messages = errors[path] && (!block || touched.has(block)) ? errors[path] : [];
+    const untouched = block && !touched.has(block);
+    if (errors[path] && untouched) waiting += 1;
+    const messages = errors[path] && !untouched ? errors[path] : [];
     element.textContent = messages.join(" ");
     element.hidden = messages.length === 0;
     shown += messages.length;
@@ -75,6 +78,8 @@ function showErrors(form, errors, touched) {
   }
   const summary = form.querySelector("[data-sheet-errors]");
   if (summary) summary.hidden = shown === 0;
+  const incomplete = form.querySelector("[data-sheet-incomplete]");
+  if (incomplete) incomplete.hidden = waiting === 0;
 }
 
 function attach(form) {
