@@ -338,6 +338,11 @@ def test_the_export_page_speaks_the_staff_language(admin_client, seed, language,
     assert "Select all" not in text
     if language != "fr":
         assert "Cet exportateur" not in text and "Exporter" not in text
+        with translation.override(language):
+            import_page = admin_client.get(reverse("admin:games_game_import")).content.decode()
+        assert "Cet importateur" not in import_page and "Envoyer" not in import_page
+        axes = admin_client.get(f"/{language}/admin/").content.decode()
+        assert "Échecs de connexion" not in axes and "Jeton d&#x27;authentification" not in axes
 
 
 @pytest.mark.parametrize(
