@@ -192,6 +192,8 @@ LANGUAGES = [
     ("en", _("English")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# British English dates ("29 November 2026"); the other languages keep Django's formats.
+FORMAT_MODULE_PATH = ["catalogue.formats"]
 TIME_ZONE = "Europe/Paris"
 USE_I18N = True
 USE_TZ = True
@@ -226,6 +228,8 @@ REST_FRAMEWORK = {
     # JSON only: form bodies of PUT and PATCH reached the database unchecked.
     "DEFAULT_PARSER_CLASSES": ["catalogue.parsers.StrictJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "catalogue.schema.ErrorDocumentingAutoSchema",
+    # 404s and unreadable JSON said in the reader's language (catalogue.api_errors).
+    "EXCEPTION_HANDLER": "catalogue.api_errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "games.pagination.GamePagination",
     "NUM_PROXIES": NUM_PROXIES,
     "DEFAULT_PERMISSION_CLASSES": ["games.permissions.ReadOnlyOrStaffWithModelPermission"],

@@ -15,6 +15,10 @@ from .admin_unimarc import export_unimarc_iso2709, export_unimarc_xml, upload_vi
 from .models import EsarCategory, Game, GameAuthor, Language, Person, Publisher, RuleSummary
 from .resources import GameResource
 
+admin.site.site_header = _("Ludothèque administration")
+admin.site.site_title = _("Ludothèque administration")
+admin.site.index_title = _("Catalogue and games")
+
 # The temporary files of the imports this session uploaded, the last ten.
 OWN_IMPORTS_KEY = "games_own_imports"
 

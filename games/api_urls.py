@@ -13,6 +13,7 @@ router.register("esar", api.EsarViewSet, basename="esar")
 urlpatterns = [
     path("", include(router.urls)),
     path("paletti/", include("paletti.api_urls")),
+    path("scores/", include("games.scoring.api_urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularRedocView.as_view(url_name="api:schema"), name="docs"),
 ]

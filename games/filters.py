@@ -15,7 +15,13 @@ MAX_QUERY_LENGTH = 200
 
 
 def esar_choices():
-    families = [(family.value, f"{family.value} — {family.label}") for family in EsarFamily]
+    families = [
+        (
+            family.value,
+            _("Family %(letter)s — %(label)s") % {"letter": family.value, "label": family.label},
+        )
+        for family in EsarFamily
+    ]
     categories = [(c.code, f"{c.code} — {c.label}") for c in EsarCategory.objects.all()]
     return families + categories
 

@@ -342,7 +342,9 @@ class Game(models.Model):
     principle = models.TextField(_("game principle"), blank=True)
     pedagogical_analysis = models.TextField(_("pedagogical analysis"), blank=True)
     rules = models.TextField(
-        _("rules"), blank=True, help_text=_("The rules as printed in the box, in their language.")
+        _("rules"),
+        blank=True,
+        help_text=_("The rules in brief, as the record gives them, in its language."),
     )
     contents = models.TextField(_("contents"), blank=True)
     ean = models.CharField(
@@ -564,6 +566,10 @@ class CatalogueVersion(models.Model):
 
     version = models.PositiveBigIntegerField(default=1)
     changed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("catalogue version")
+        verbose_name_plural = _("catalogue versions")
 
     def __str__(self):
         return f"v{self.version}"

@@ -91,7 +91,7 @@ def test_an_empty_search_says_no_game_was_found(client, seed, language):
     ("language", "sentence"),
     [
         ("fr", "La ludothèque n'a encore aucun jeu dans son catalogue."),
-        ("da", "Ludoteket har endnu ingen spil i sit katalog."),
+        ("da", "Legoteket har endnu ingen spil i sit katalog."),
         ("pl", "Ludoteka nie ma jeszcze żadnej gry w katalogu."),
         ("en", "The ludothèque has no game in its catalogue yet."),
     ],
@@ -184,3 +184,205 @@ def test_admin_names_fields_in_the_staff_language(admin_client, seed, language):
     assert duration in import_page.content.decode()
     assert re.search(rf"column-language_name.*?>{name}</span>", languages.content.decode(), re.S)
     assert re.search(rf"column-identifier.*?>{identifier}</a>", matches.content.decode(), re.S)
+
+
+# Issue 22: the mechanical rules a native reader found broken, one guard each.
+
+GUILLEMETS_WRONG_IN_DANISH = re.compile(r"[“”„]")
+
+
+def test_danish_quotes_with_guillemets_pointing_in():
+    texts = []
+    for domain in ("django", "djangojs"):
+        po = polib.pofile(str(LOCALE / "da" / "LC_MESSAGES" / f"{domain}.po"))
+        texts += [e.msgstr for e in po.translated_entries()]
+    summaries = json.loads((FIXTURES / "rule_summaries.json").read_text(encoding="utf-8"))
+    texts += [s["fields"]["text"] for s in summaries if s["fields"]["language"] == "da"]
+    assert [t for t in texts if GUILLEMETS_WRONG_IN_DANISH.search(t)] == []
+    assert any("»Dirk«" in t for t in texts)
+
+
+def test_danish_calls_the_ludotheque_a_legotek():
+    po = polib.pofile(str(LOCALE / "da" / "LC_MESSAGES" / "django.po"))
+    assert [e.msgstr for e in po.translated_entries() if "udotek" in e.msgstr.lower()] == []
+    assert po.find("Ludothèque").msgstr == "Legotek"
+
+
+@pytest.mark.parametrize(
+    ("language", "authors"),
+    [
+        ("fr", "Antoine Bauza, auteur\u00a0; Bruno Cathala, auteur"),
+        ("da", "Antoine Bauza, forfatter; Bruno Cathala, forfatter"),
+        ("en", "Antoine Bauza, author; Bruno Cathala, author"),
+    ],
+)
+def test_record_separates_credits_in_the_page_language(client, seed, language, authors):
+    slug = "le-petit-prince-fabrique-moi-une-planete"
+    with translation.override(language):
+        response = client.get(reverse("games:game-detail", kwargs={"slug": slug}))
+    text = response.content.decode()
+    assert authors in text
+    if language == "fr":
+        assert "auteur; " not in text
+
+
+def test_a_filter_error_is_announced_with_the_field(client, seed):
+    with translation.override("en"):
+        response = client.get(reverse("games:game-list"), {"players": "many"})
+    text = response.content.decode()
+    described = re.findall(r'aria-describedby="([^"]+)"', text)
+    assert described, "the field in error names its message"
+    for ids in described:
+        for id_ in ids.split():
+            assert f'id="{id_}"' in text, id_
+    assert 'id="id_players_error"' in text
+
+
+def test_english_dates_are_british(client, seed):
+    call_command("loaddata", "fixtures/rule_summaries.json", verbosity=0)
+    with translation.override("en"):
+        url = reverse("games:game-rules", kwargs={"slug": "villa-paletti", "language": "en"})
+        response = client.get(url)
+    assert "Last updated 29 November 2026." in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "family", "category"),
+    [
+        ("fr", "Famille A — Jeux d'assemblage", "A 400 — Jeux de règles"),
+        ("da", "Familie A — Konstruktionslege", "A 400 — Regelspil"),
+        ("pl", "Rodzina A — Zabawy konstrukcyjne", "A 400 — Gry z regułami"),
+        ("en", "Family A — Assembly play", "A 400 — Games with rules"),
+    ],
+)
+def test_esar_filter_labels_families_as_families(seed, language, family, category):
+    with translation.override(language):
+        labels = [str(label) for _, label in GameFilter().form.fields["esar"].choices]
+    assert family in labels
+    assert category in labels
+
+
+@pytest.mark.parametrize(
+    ("language", "link"),
+    [
+        ("fr", "Voir les jeux trouvés (plus de %(count)s)"),
+        ("da", "Se de fundne spil (over %(count)s)"),
+    ],
+)
+def test_the_capped_count_link_reads_naturally(language, link):
+    with translation.override(language):
+        assert translation.gettext("See the more than %(count)s games found") == link
+
+
+def test_every_alhambra_summary_gives_dirk_his_buildings_and_the_72_cards():
+    summaries = json.loads((FIXTURES / "rule_summaries.json").read_text(encoding="utf-8"))
+    alhambra = [s["fields"] for s in summaries if s["fields"]["game"] == ["alhambra"]]
+    assert sorted(s["language"] for s in alhambra) == sorted(LANGUAGES)
+    for summary in alhambra:
+        variant = summary["text"].split("## ")[-1]
+        assert "Dirk" in variant and " 6 " in variant and "72" in variant, summary["language"]
+
+
+# The apps whose words staff read in the admin; Django and these apps fall back to French
+# (settings.LANGUAGE_CODE) for what they do not translate into Danish or Polish.
+THIRD_PARTY_APPS = [
+    "django.conf",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "import_export",
+    "axes",
+    "rest_framework",
+    "reversion",
+    "django_filters",
+]
+
+
+def _catalogue(package, language):
+    import importlib
+
+    folder = Path(importlib.import_module(package).__file__).parent
+    path = folder / "locale" / language / "LC_MESSAGES" / "django.mo"
+    if not path.exists():
+        return set()
+    return {(e.msgctxt, e.msgid) for e in polib.mofile(str(path)) if e.msgstr or e.msgstr_plural}
+
+
+@pytest.mark.parametrize("language", ["da", "pl"])
+def test_no_third_party_text_falls_back_to_french(language):
+    own = polib.pofile(str(LOCALE / language / "LC_MESSAGES" / "django.po"))
+    translated = {(e.msgctxt, e.msgid) for e in own.translated_entries()}
+    for package in THIRD_PARTY_APPS:
+        translated |= _catalogue(package, language)
+    french_only = sorted(
+        f"{package}: {msgid}"
+        for package in THIRD_PARTY_APPS
+        for context, msgid in _catalogue(package, "fr")
+        if (context, msgid) not in translated and msgid != "DATE_FORMAT"
+    )
+    assert french_only == []
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("da", ("Eksportér", "Denne eksport omfatter følgende felter", "Vælg alle")),
+        ("pl", ("Eksport obejmie następujące pola", "Zaznacz wszystkie")),
+        ("fr", ("Tout sélectionner",)),
+    ],
+)
+def test_the_export_page_speaks_the_staff_language(admin_client, seed, language, words):
+    with translation.override(language):
+        text = admin_client.get(reverse("admin:games_game_export")).content.decode()
+    for word in words:
+        assert word in text
+    assert "Select all" not in text
+    if language != "fr":
+        assert "Cet exportateur" not in text and "Exporter" not in text
+        with translation.override(language):
+            import_page = admin_client.get(reverse("admin:games_game_import")).content.decode()
+        assert "Cet importateur" not in import_page and "Envoyer" not in import_page
+        axes = admin_client.get(f"/{language}/admin/").content.decode()
+        assert "Échecs de connexion" not in axes and "Jeton d&#x27;authentification" not in axes
+
+
+@pytest.mark.parametrize(
+    ("language", "header"),
+    [
+        ("fr", "Administration de la ludothèque"),
+        ("da", "Legotekets administration"),
+        ("en", "Ludothèque administration"),
+    ],
+)
+def test_the_admin_header_names_the_site(admin_client, language, header):
+    with translation.override(language):
+        text = admin_client.get(reverse("admin:index")).content.decode()
+    assert header in text
+    assert "Django administration" not in text
+
+
+@pytest.mark.parametrize(
+    ("language", "not_found", "not_json"),
+    [
+        ("da", "Ikke fundet.", "Forespørgslens indhold er ikke gyldig JSON."),
+        ("pl", None, "Treść żądania nie jest poprawnym JSON-em."),
+        ("fr", None, "Le corps de la requête n'est pas du JSON valide."),
+    ],
+)
+def test_api_errors_speak_the_reader_language(client, seed, language, not_found, not_json):
+    with translation.override(language):
+        expected_not_found = translation.gettext("Not found.")
+    missing = client.get(
+        reverse("api:game-detail", kwargs={"slug": "nope"}), HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert missing.status_code == 404
+    assert missing.json() == {"code": "not_found", "detail": expected_not_found}
+    if not_found:
+        assert expected_not_found == not_found
+    broken = client.post(
+        reverse("api:score-alhambra"),
+        data="{oops",
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert broken.status_code == 400
+    assert broken.json()["detail"] == not_json

@@ -1,0 +1,37 @@
+from django import template
+from django.urls import reverse
+
+from games.scoring.views import has_score_sheet
+
+register = template.Library()
+
+
+@register.simple_tag
+def score_url(game):
+    """Where a game's score sheet is, or "" when it has none."""
+    return (
+        reverse("games:game-score", kwargs={"slug": game.slug})
+        if has_score_sheet(game.slug)
+        else ""
+    )
+
+
+@register.filter
+def field_named(form, name):
+    """A form's bound field by name, for a template looping over names."""
+    return form[name]
+
+
+@register.filter
+def item(sequence, index):
+    """``sequence[index]``, or None past its end (a report not made yet)."""
+    try:
+        return sequence[index]
+    except (IndexError, KeyError, TypeError):
+        return None
+
+
+@register.filter
+def dotted(prefix, name):
+    """A path in the sheet's JSON: ``scorings.0.players.1`` and ``wall``."""
+    return f"{prefix}.{name}"
