@@ -213,8 +213,10 @@ STORAGES = {
 }
 
 # Behind a load balancer or a reverse proxy, how many of them append to X-Forwarded-For:
-# without it every client would seem to be the proxy (one throttle for everybody).
-NUM_PROXIES = int(os.environ.get("DJANGO_NUM_PROXIES", "0")) or None
+# without it every client would seem to be the proxy (one throttle for everybody). Unset
+# (0), the socket's address is the client's and X-Forwarded-For is ignored: a client could
+# write any address there (catalogue.clients).
+NUM_PROXIES = max(0, int(os.environ.get("DJANGO_NUM_PROXIES", "0") or "0"))
 
 REST_FRAMEWORK = {
     # No Basic authentication: a forged password header cost a password hash (~0.4 s of
@@ -227,6 +229,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["catalogue.parsers.StrictJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "catalogue.schema.ErrorDocumentingAutoSchema",
     "DEFAULT_PAGINATION_CLASS": "games.pagination.GamePagination",
+    # Throttles count per catalogue.clients.client_address (paletti.throttles); this is
+    # for any other DRF throttle: 0 means the socket's address, never X-Forwarded-For.
     "NUM_PROXIES": NUM_PROXIES,
     "DEFAULT_PERMISSION_CLASSES": ["games.permissions.ReadOnlyOrStaffWithModelPermission"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
