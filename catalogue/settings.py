@@ -264,16 +264,30 @@ CONTENT_SECURITY_POLICY_DOCS = (
 )
 
 # The site's cache holds the API's throttle counts, so it must be one that every app server
-# sees: a table in the database they share (created by `manage.py createcachetable`).
-# Catalogue pages for anonymous visitors (games.caching) go in a cache of each process's
-# own: the key carries the catalogue's version, read from the database, so an edit is seen
-# by every process at once.
-CACHES = {
-    "default": {
+# sees, with atomic increments (paletti.throttles): in production Redis, through Django's
+# own RedisCache (DJANGO_REDIS_URL, e.g. redis://127.0.0.1:6379/0). Without it, a table in
+# the database they share (made by `manage.py createcachetable`): nothing else to run, but
+# its increments are a read then a write, so counts under concurrent requests are
+# approximate. Catalogue pages for anonymous visitors (games.caching) go in a cache of
+# each process's own: the key carries the catalogue's version, read from the database, so
+# an edit is seen by every process at once.
+REDIS_URL = os.environ.get("DJANGO_REDIS_URL", "").strip()
+if REDIS_URL:
+    SHARED_CACHE = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": os.environ.get("DJANGO_CACHE_KEY_PREFIX", "ludotheque"),
+        # A Redis that hangs must not hold a worker: give up within a second.
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
+else:
+    SHARED_CACHE = {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "django_cache",
         "OPTIONS": {"MAX_ENTRIES": 20000},
-    },
+    }
+CACHES = {
+    "default": SHARED_CACHE,
     "pages": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "OPTIONS": {"MAX_ENTRIES": 2000},
@@ -295,6 +309,9 @@ PALETTI_THROTTLE_RATES = {
 
 # Admin logins: after 5 failures for one user name from one address, that pair is locked
 # out for 15 minutes (django-axes); other addresses and other users are not affected.
+# The failures are counted in the database (axes' own handler: one row per user name and
+# address under a unique constraint, incremented with F() under a row lock), atomic on
+# PostgreSQL with or without Redis, and `axes_reset` and the admin's list keep working.
 AXES_FAILURE_LIMIT = int(os.environ.get("DJANGO_LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("DJANGO_LOGIN_LOCKOUT_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
