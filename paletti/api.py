@@ -1,5 +1,7 @@
 """Villa Paletti's REST API: create a match, read its state, post one action at a time."""
 
+import math
+
 from django.http import Http404
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -118,11 +120,22 @@ class SetupField(serializers.Field):
         return value
 
 
+class FiniteFloatField(serializers.FloatField):
+    """A float that is a number: "nan" passes every range check (each comparison with it
+    is false) and then PostgreSQL refuses the JSON it is stored in."""
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if not math.isfinite(value):
+            self.fail("invalid")
+        return value
+
+
 class OptionsSerializer(serializers.Serializer):
     seal_start = serializers.ChoiceField(choices=["green", "blue"], default="green")
     protest = serializers.ChoiceField(choices=["french", "polish"], default="french")
     abort = serializers.ChoiceField(choices=["french", "polish"], default="french")
-    tremor = serializers.FloatField(min_value=0.0, max_value=MAX_TREMOR_MM, default=0.0)
+    tremor = FiniteFloatField(min_value=0.0, max_value=MAX_TREMOR_MM, default=0.0)
     setup = SetupField(default="default")
 
 

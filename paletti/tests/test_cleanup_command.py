@@ -4,7 +4,7 @@ from datetime import timedelta
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from paletti import engine, services
@@ -53,3 +53,20 @@ def test_ages_are_configurable_and_zero_keeps_finished_matches():
         "deleted 1 abandoned and 0 old finished match(es)\n"
     )
     assert Match.objects.filter(status=MatchStatus.FINISHED).count() == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--idle-hours", "nan"],
+        ["--idle-hours", "inf"],
+        ["--finished-days", "nan"],
+        ["--finished-days=-inf"],
+        ["--idle-hours", "1e400"],
+    ],
+)
+def test_an_age_that_is_no_finite_number_is_refused_and_deletes_nothing(args):
+    match(status=MatchStatus.PLAYING, age=timedelta(days=3))
+    with pytest.raises(CommandError, match="finite"):
+        run(*args)
+    assert Match.objects.count() == 1

@@ -1,10 +1,25 @@
 """Remove abandoned and old Villa Paletti matches; meant for cron."""
 
+import math
 from datetime import timedelta
 
 from django.core.management.base import BaseCommand, CommandError
 
 from paletti.services import remove_old_matches
+
+# Longer than this is "for ever" in practice and still fits in a timedelta.
+MAX_DAYS = 100 * 365
+
+
+def finite_number(text: str) -> float:
+    """A number of hours or days: "nan" and "inf" parse as floats but are no age."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise CommandError(f"{text!r} is not a number.") from None
+    if not math.isfinite(value) or abs(value) > MAX_DAYS * 24:
+        raise CommandError(f"{text!r} is not a finite number of at most {MAX_DAYS * 24}.")
+    return value
 
 
 class Command(BaseCommand):
@@ -14,8 +29,8 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--idle-hours", type=float, default=24.0)
-        parser.add_argument("--finished-days", type=float, default=90.0)
+        parser.add_argument("--idle-hours", type=finite_number, default=24.0)
+        parser.add_argument("--finished-days", type=finite_number, default=90.0)
         parser.add_argument("--dry-run", action="store_true", help="count, delete nothing")
 
     def handle(self, *args, **options):
