@@ -40,6 +40,10 @@ if PRODUCTION:
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    # The language chosen in the page's switcher: sent over HTTPS only, not on other
+    # sites' cross-site requests.
+    LANGUAGE_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SAMESITE = "Lax"
     # A year, once HTTPS works; lower it (e.g. 300) while trying HTTPS out. Preloading into
     # browsers is hard to undo, so it is sent only when asked (DJANGO_HSTS_PRELOAD=1).
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
@@ -76,8 +80,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "catalogue.middleware.RequestGuardMiddleware",
+    # The policy and the frame options outside everything that may answer early (the
+    # request guard's 400 and 413, cached pages, static files): every answer carries them.
     "catalogue.middleware.ContentSecurityPolicyMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "catalogue.middleware.RequestGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Anonymous visitors' catalogue pages and API answers, compressed as they were sent,
     # before any session, locale or authentication work (games.caching).
@@ -94,7 +101,6 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its 429 answer.
     "axes.middleware.AxesMiddleware",
 ]
