@@ -338,6 +338,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "catalogue.schema.add_match_links",
+        "catalogue.schema.refuse_unknown_keys_in_schema",
     ],
 }
 

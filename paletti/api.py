@@ -16,7 +16,9 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from catalogue.fields import StrictCharField
 from catalogue.parsers import StrictJSONParser
+from catalogue.schema import refuses_unknown_keys
 
 from . import actions, engine, messages, services
 from .models import BotLevel, Match, SeatKind
@@ -25,8 +27,9 @@ from .throttles import MatchActionThrottle, MatchCreationThrottle
 MAX_TREMOR_MM = 5.0
 
 
+@refuses_unknown_keys
 class PlayerSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=40, trim_whitespace=True)
+    name = StrictCharField(min_length=1, max_length=40, trim_whitespace=True)
     kind = serializers.ChoiceField(choices=SeatKind.choices, default=SeatKind.HUMAN)
     level = serializers.ChoiceField(choices=BotLevel.choices, required=False)
 
@@ -131,6 +134,7 @@ class FiniteFloatField(serializers.FloatField):
         return value
 
 
+@refuses_unknown_keys
 class OptionsSerializer(serializers.Serializer):
     seal_start = serializers.ChoiceField(choices=["green", "blue"], default="green")
     protest = serializers.ChoiceField(choices=["french", "polish"], default="french")
@@ -139,8 +143,16 @@ class OptionsSerializer(serializers.Serializer):
     setup = SetupField(default="default")
 
 
+PLAYERS = {"min_length": 2, "max_length": 4}
+
+
+@refuses_unknown_keys
 class CreateMatchSerializer(serializers.Serializer):
-    players = PlayerSerializer(many=True)
+    players = PlayerSerializer(
+        many=True,
+        **PLAYERS,
+        error_messages={"min_length": messages.PLAYER_COUNT, "max_length": messages.PLAYER_COUNT},
+    )
     options = OptionsSerializer(required=False)
     seed = serializers.IntegerField(min_value=0, max_value=2**62, required=False)
 
@@ -152,18 +164,10 @@ class CreateMatchSerializer(serializers.Serializer):
         return players
 
 
+@refuses_unknown_keys
 class ActionRequestSerializer(serializers.Serializer):
     version = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
     action = serializers.DictField(help_text="One of the objects listed in `legal_actions`.")
-
-    def to_internal_value(self, data):
-        if isinstance(data, dict):
-            unknown = sorted(str(key)[:40] for key in data if key not in self.fields)
-            if unknown:
-                raise serializers.ValidationError(
-                    {key: [messages.UNKNOWN_FIELD] for key in unknown}
-                )
-        return super().to_internal_value(data)
 
 
 def state_payload(match: Match, state: engine.State) -> dict:
@@ -209,6 +213,13 @@ class MatchAPIView(APIView):
     permission_classes = [AllowAny]
     parser_classes = [StrictJSONParser]
     renderer_classes = [JSONRenderer]
+
+    def check_throttles(self, request):
+        """A method this view does not answer is a 405 (dispatch says so next), neither
+        refused as too many nor counted against the client's rate."""
+        method = request.method.lower()
+        if method in self.http_method_names and hasattr(self, method):
+            super().check_throttles(request)
 
 
 def _error(code, detail, http_status, **extra):

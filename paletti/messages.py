@@ -48,7 +48,6 @@ ACTION_SHAPE = {
     "number": gettext_lazy("“%(key)s” must be a number from %(low)s to %(high)s."),
     "choice": gettext_lazy("“%(key)s” must be one of: %(choices)s."),
 }
-UNKNOWN_FIELD = gettext_lazy("This field is not part of the request.")
 
 REFUSALS = {
     "stale_version": STALE_VERSION,
