@@ -4,6 +4,7 @@ historical models, never today's code that reads columns a later migration adds.
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.urls import reverse
 
 from games import search
 from games.models import Game
@@ -48,3 +49,16 @@ def test_games_recorded_before_full_text_search_upgrade_and_are_found():
     assert found("payne") == ["villa-paletti"]  # the credited person
     assert found("empiler") == ["villa-paletti"]  # the record
     assert found("sojlerne") == ["villa-paletti"]  # a rule summary, accents folded
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_health_check_fails_while_a_migration_is_unapplied(client):
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    migrate([("games", "0009_title_prefix_index")])
+    try:
+        half = client.get(reverse("healthz"))
+    finally:
+        migrate(latest)
+    assert half.status_code == 503
+    assert half.json()["unapplied_migrations"] == ["games.0010_sorts_with_ties_by_title_and_id"]
+    assert client.get(reverse("healthz")).json() == {"status": "ok", "database": "ok"}
