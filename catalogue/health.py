@@ -2,6 +2,7 @@
 
 from functools import cache
 
+from django.conf import settings
 from django.db import DatabaseError, connection
 from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.recorder import MigrationRecorder
@@ -17,11 +18,17 @@ def migrations_of_this_release() -> frozenset:
 
 @never_cache
 def healthz(request):
-    """200 when this app server can run a query on its database and that database has
-    every migration of this release applied, else 503: a half-migrated database answers
+    """200 when this app server can run a query on its database within
+    settings.HEALTHZ_DB_TIMEOUT_SECONDS and that database has every migration of this
+    release applied, else 503: a half-migrated database answers
     500 on pages that read a new column, so the balancer must not send it visitors."""
+    bounded = getattr(connection, "bounded", None)  # PostgreSQL: catalogue.postgresql
     try:
-        applied = set(MigrationRecorder(connection).applied_migrations())
+        if bounded is None:
+            applied = set(MigrationRecorder(connection).applied_migrations())
+        else:
+            with bounded(settings.HEALTHZ_DB_TIMEOUT_SECONDS):
+                applied = set(MigrationRecorder(connection).applied_migrations())
     except DatabaseError:
         return JsonResponse({"status": "unavailable", "database": "unreachable"}, status=503)
     missing = sorted(f"{app}.{name}" for app, name in migrations_of_this_release() - applied)

@@ -134,6 +134,8 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# How long a request waits on PostgreSQL before it gives up on its own side; 0: unbounded.
+DB_CLIENT_TIMEOUT_SECONDS = 0
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets pages be read while a move is written; NORMAL syncs at checkpoints, not at
     # every commit (the database stays consistent; a power cut may lose the last moves).
@@ -152,8 +154,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         Path(tempfile.gettempdir()) / f"ludotheque-test-{os.getpid()}.sqlite3"
     )
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # A database that refuses or hangs must not tie a worker up until gunicorn kills it:
-    # give up connecting after a few seconds and cancel any statement that runs too long.
+    # A database that refuses or hangs must not tie a worker up until gunicorn kills it.
+    # Every wait is bounded: connecting (connect_timeout), waiting for a lock
+    # (lock_timeout: a locked table answered 503 only after 20 s), a statement on the
+    # server (statement_timeout), a network path that stops acknowledging (TCP keepalives
+    # and tcp_user_timeout), and, for a server that accepts and answers nothing, each wait
+    # of a request on the client's own side (catalogue.postgresql: the backend's watchdog).
     # The request then gets a 503 (catalogue.errors) and a later one reconnects.
     #
     # The statements run on nearly every catalogue request (the catalogue version's read, a
@@ -163,18 +169,35 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # client and never prepare. Behind a connection pooler in transaction mode that does
     # not carry prepared statements (PgBouncer before 1.21), set
     # DJANGO_DB_PREPARED_STATEMENTS=0.
+    DATABASES["default"]["ENGINE"] = "catalogue.postgresql"
     prepared = os.environ.get("DJANGO_DB_PREPARED_STATEMENTS", "1").strip().lower()
+    # The server's limit on one statement applies to management commands too (creating
+    # a test database, a migration on a large catalogue): 10 s. A request gives up on
+    # its own side sooner, after 5 s of waiting for any one answer.
+    statement_ms = int(os.environ.get("DJANGO_DB_STATEMENT_TIMEOUT_MS", "10000"))
+    lock_ms = int(os.environ.get("DJANGO_DB_LOCK_TIMEOUT_MS", "2000"))
+    DB_CLIENT_TIMEOUT_SECONDS = int(os.environ.get("DJANGO_DB_CLIENT_TIMEOUT_MS", "5000")) / 1000
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
-            "connect_timeout": int(os.environ.get("DJANGO_DB_CONNECT_TIMEOUT", "5")),
-            "options": "-c statement_timeout={} -c plan_cache_mode=force_custom_plan".format(
-                int(os.environ.get("DJANGO_DB_STATEMENT_TIMEOUT_MS", "10000"))
+            "connect_timeout": int(os.environ.get("DJANGO_DB_CONNECT_TIMEOUT", "3")),
+            "options": (
+                f"-c statement_timeout={statement_ms} -c lock_timeout={lock_ms}"
+                " -c plan_cache_mode=force_custom_plan"
             ),
+            # Probe an idle connection after 10 s, every 3 s, give up after 3 probes;
+            # give up on data not acknowledged within the client timeout.
+            "keepalives": 1,
+            "keepalives_idle": 10,
+            "keepalives_interval": 3,
+            "keepalives_count": 3,
+            "tcp_user_timeout": int(DB_CLIENT_TIMEOUT_SECONDS * 1000),
             # psycopg prepares what it is asked to, or a statement run this many times on
             # a server-binding cursor (none of Django's); None: nothing is prepared.
             "prepare_threshold": None if prepared in {"0", "false", "no", "off"} else 2**31 - 1,
         }
     )
+# /healthz gives the database this long to answer (a load balancer's probe is short).
+HEALTHZ_DB_TIMEOUT_SECONDS = float(os.environ.get("DJANGO_HEALTHZ_DB_TIMEOUT_SECONDS", "2"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
