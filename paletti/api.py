@@ -16,6 +16,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from catalogue.errors import RETRY_AFTER_SECONDS
 from catalogue.fields import StrictCharField
 from catalogue.parsers import StrictJSONParser
 from catalogue.schema import refuses_unknown_keys
@@ -226,6 +227,14 @@ def _error(code, detail, http_status, **extra):
     return Response({"code": code, "detail": str(detail), **extra}, status=http_status)
 
 
+def _unknown(detail, **extra):
+    """503: the database stopped answering while the write was under way, so it may or
+    may not have been stored; the client is told so, and where to look."""
+    response = _error("outcome_unknown", detail, status.HTTP_503_SERVICE_UNAVAILABLE, **extra)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
 class MatchListView(MatchAPIView):
     """Start a Villa Paletti match.
 
@@ -264,9 +273,12 @@ class MatchListView(MatchAPIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         seats = [services.SeatSpec(p["name"], p["kind"], p["level"]) for p in data["players"]]
-        outcome = services.create_match(
-            seats=seats, options=dict(data.get("options") or {}), seed=data.get("seed")
-        )
+        try:
+            outcome = services.create_match(
+                seats=seats, options=dict(data.get("options") or {}), seed=data.get("seed")
+            )
+        except services.OutcomeUnknown as unknown:
+            return _unknown(messages.CREATION_OUTCOME_UNKNOWN, id=str(unknown.match_id))
         names = _names(outcome.match)
         events = messages.translate_events(outcome.events, names)
         return Response(
@@ -330,10 +342,13 @@ class MatchActionView(MatchAPIView):
             action = actions.check(serializer.validated_data["action"])
         except actions.BadAction as error:
             return _error(error.code, messages.bad_action(error), 400, **error.where)
+        version = serializer.validated_data["version"]
         try:
-            outcome = services.play(
-                match=match, version=serializer.validated_data["version"], action=action
-            )
+            outcome = services.play(match=match, version=version, action=action)
+        except services.OutcomeUnknown:
+            return _unknown(messages.ACTION_OUTCOME_UNKNOWN, version=version)
+        except services.MatchGone:
+            return _error("match_gone", messages.MATCH_GONE, status.HTTP_404_NOT_FOUND)
         except services.StaleVersion as stale:
             return _error(
                 stale.code, messages.STALE_VERSION, status.HTTP_409_CONFLICT, version=stale.current

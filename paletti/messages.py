@@ -35,6 +35,15 @@ COLUMN_KINDS = {
     "thick": gettext_lazy("thick round column"),
 }
 
+ACTION_OUTCOME_UNKNOWN = gettext_lazy(
+    "The database stopped answering while this action was being saved: it may have been "
+    "played. Read the match again before playing on."
+)
+CREATION_OUTCOME_UNKNOWN = gettext_lazy(
+    "The database stopped answering while this match was being saved: it may exist. Read it "
+    "at its address before starting another."
+)
+MATCH_GONE = gettext_lazy("This match no longer exists.")
 STALE_VERSION = gettext_lazy("The match has moved on since this action was chosen; reload it.")
 PLAYER_COUNT = gettext_lazy("Villa Paletti is played by 2 to 4 players.")
 NEED_A_PERSON = gettext_lazy("At least one player must be a person.")

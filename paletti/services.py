@@ -5,10 +5,11 @@ version it was chosen at as a condition, so two posts for the same turn apply on
 """
 
 import random
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
 from . import engine, statements
@@ -26,6 +27,22 @@ class MatchError(Exception):
         self.code = code
         self.reason = reason
         self.params = params
+
+
+class OutcomeUnknown(Exception):
+    """The database stopped answering while a write was under way: it may have been
+    stored or not. `match_id` says which match to read to find out."""
+
+    def __init__(self, match_id):
+        super().__init__(f"The outcome of the write to match {match_id} is unknown.")
+        self.match_id = match_id
+
+
+class MatchGone(MatchError):
+    """The match was deleted (by the cleanup, or staff) while this request played."""
+
+    def __init__(self):
+        super().__init__("match_gone", "The match no longer exists.")
 
 
 class StaleVersion(MatchError):
@@ -51,23 +68,35 @@ class SeatSpec:
 
 
 def create_match(*, seats: list[SeatSpec], options: dict | None = None, seed: int | None = None):
-    """A new match with its seats; bots who act first play at once."""
+    """A new match with its seats; bots who act first play at once.
+
+    The bots' first turns are played before anything is written, and the match, its seats
+    and those turns are stored in one transaction: a database that drops in between leaves
+    no match waiting at version 0 for a bot that never plays."""
     if seed is None:
         seed = random.SystemRandom().randrange(2**62)
     state = engine.new_match(seed, [s.name for s in seats], options or {})
-    snapshot, digest = engine.snapshot_and_hash(state)
-    with transaction.atomic():
-        match = Match.objects.create(
-            seed=seed, options=state.rules["options"], snapshot=snapshot, state_hash=digest
-        )
-        Seat.objects.bulk_create(
-            Seat(match=match, index=i, name=s.name, kind=s.kind, level=s.level)
-            for i, s in enumerate(seats)
-        )
-    if not _bot_to_act(match, state):
+    match = Match(seed=seed, options=state.rules["options"])
+    match._seat_list = [
+        Seat(match=match, index=i, name=s.name, kind=s.kind, level=s.level)
+        for i, s in enumerate(seats)
+    ]
+    turn = run_engine(match, state, None, version=0) if _bot_to_act(match, state) else None
+    final = turn.state if turn else state
+    match.snapshot, match.state_hash = engine.snapshot_and_hash(final)
+    match.version = len(turn.log) if turn else 0
+    if final.rules["phase"] == "over":
+        match.status = MatchStatus.FINISHED
+    with _outcome_unknown_on_failure(match.pk), transaction.atomic():
+        match.save(force_insert=True)
+        Seat.objects.bulk_create(match._seat_list)
+        if turn:
+            MatchAction.objects.bulk_create(
+                MatchAction(match=match, number=i + 1, seat=seat, action=a, by_bot=bot)
+                for i, (seat, a, bot) in enumerate(turn.log)
+            )
+    if not turn:
         return Outcome(match=match, state=state)
-    turn = run_engine(match, state, None, version=0)
-    _store(match, turn.state, turn.log, 0)
     return Outcome(
         match=match, state=turn.state, frames=turn.frames, events=turn.events, steps=turn.steps
     )
@@ -187,12 +216,26 @@ def _store(match, state, log, version):
         MatchAction(match=match, number=version + i + 1, seat=seat, action=a, by_bot=bot)
         for i, (seat, a, bot) in enumerate(log)
     ]
-    if not statements.store_turn(match.pk, version, fields, entries):
-        # Another post chosen at the same version got there first.
-        current = Match.objects.values_list("version", flat=True).get(pk=match.pk)
+    with _outcome_unknown_on_failure(match.pk):
+        stored = statements.store_turn(match.pk, version, fields, entries)
+    if not stored:
+        # Another post chosen at the same version got there first, or the match is gone.
+        current = Match.objects.filter(pk=match.pk).values_list("version", flat=True).first()
+        if current is None:
+            raise MatchGone
         raise StaleVersion(current)
     for name, value in fields.items():
         setattr(match, name, value)
+
+
+@contextmanager
+def _outcome_unknown_on_failure(match_id):
+    """A write whose connection fails may have committed (the server can commit and the
+    answer be lost): say that the outcome is unknown rather than that nothing happened."""
+    try:
+        yield
+    except (OperationalError, InterfaceError) as error:
+        raise OutcomeUnknown(match_id) from error
 
 
 def replay_match(match: Match) -> engine.State:
