@@ -336,6 +336,21 @@ PALETTI_THROTTLE_RATES = {
     "match-actions": _rate("DJANGO_THROTTLE_MATCH_ACTIONS", "600/min"),
 }
 
+
+# The engine work one client address may cause (paletti.throttles.engine_time): at most
+# `concurrent` requests running the engine at once, and `seconds_per_minute` seconds of
+# the engine's CPU time per minute. A request with careful bots costs up to ~2.2 s of CPU:
+# unbounded, one address kept both workers busy and the catalogue went from 8 ms to 2.9 s.
+def _limit(name, default):
+    value = os.environ.get(name, default).strip().lower()
+    return None if value in {"", "0", "off", "none"} else float(value)
+
+
+PALETTI_ENGINE_LIMITS = {
+    "concurrent": _limit("DJANGO_ENGINE_CONCURRENT", "1"),
+    "seconds_per_minute": _limit("DJANGO_ENGINE_SECONDS_PER_MINUTE", "20"),
+}
+
 # Admin logins: after 5 failures for one user name from one address, that pair is locked
 # out for 15 minutes (django-axes); other addresses and other users are not affected.
 # The failures are counted in the database (axes' own handler: one row per user name and

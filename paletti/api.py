@@ -23,7 +23,7 @@ from catalogue.schema import refuses_unknown_keys
 
 from . import actions, engine, messages, services
 from .models import BotLevel, Match, SeatKind
-from .throttles import MatchActionThrottle, MatchCreationThrottle
+from .throttles import EngineLimit, MatchActionThrottle, MatchCreationThrottle, engine_time
 
 MAX_TREMOR_MM = 5.0
 
@@ -227,6 +227,14 @@ def _error(code, detail, http_status, **extra):
     return Response({"code": code, "detail": str(detail), **extra}, status=http_status)
 
 
+def _engine_limited(limit: EngineLimit):
+    """429: this address is over its share of the engine; the match is unchanged."""
+    detail = messages.ENGINE_BUSY if limit.code == "engine_busy" else messages.ENGINE_BUDGET
+    response = _error(limit.code, detail, status.HTTP_429_TOO_MANY_REQUESTS)
+    response["Retry-After"] = str(limit.wait)
+    return response
+
+
 def _unknown(detail, **extra):
     """503: the database stopped answering while the write was under way, so it may or
     may not have been stored; the client is told so, and where to look."""
@@ -275,8 +283,13 @@ class MatchListView(MatchAPIView):
         seats = [services.SeatSpec(p["name"], p["kind"], p["level"]) for p in data["players"]]
         try:
             outcome = services.create_match(
-                seats=seats, options=dict(data.get("options") or {}), seed=data.get("seed")
+                seats=seats,
+                options=dict(data.get("options") or {}),
+                seed=data.get("seed"),
+                meter=lambda: engine_time(request),
             )
+        except EngineLimit as limit:
+            return _engine_limited(limit)
         except services.OutcomeUnknown as unknown:
             return _unknown(messages.CREATION_OUTCOME_UNKNOWN, id=str(unknown.match_id))
         names = _names(outcome.match)
@@ -344,7 +357,11 @@ class MatchActionView(MatchAPIView):
             return _error(error.code, messages.bad_action(error), 400, **error.where)
         version = serializer.validated_data["version"]
         try:
-            outcome = services.play(match=match, version=version, action=action)
+            outcome = services.play(
+                match=match, version=version, action=action, meter=lambda: engine_time(request)
+            )
+        except EngineLimit as limit:
+            return _engine_limited(limit)
         except services.OutcomeUnknown:
             return _unknown(messages.ACTION_OUTCOME_UNKNOWN, version=version)
         except services.MatchGone:

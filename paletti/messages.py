@@ -43,6 +43,11 @@ CREATION_OUTCOME_UNKNOWN = gettext_lazy(
     "The database stopped answering while this match was being saved: it may exist. Read it "
     "at its address before starting another."
 )
+ENGINE_BUSY = gettext_lazy("Another move from your address is being played; try again in a moment.")
+ENGINE_BUDGET = gettext_lazy(
+    "The moves from your address have used their share of the game engine for this "
+    "minute; try again shortly."
+)
 MATCH_GONE = gettext_lazy("This match no longer exists.")
 STALE_VERSION = gettext_lazy("The match has moved on since this action was chosen; reload it.")
 PLAYER_COUNT = gettext_lazy("Villa Paletti is played by 2 to 4 players.")

@@ -5,7 +5,7 @@ version it was chosen at as a condition, so two posts for the same turn apply on
 """
 
 import random
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -67,8 +67,14 @@ class SeatSpec:
     level: str = ""
 
 
-def create_match(*, seats: list[SeatSpec], options: dict | None = None, seed: int | None = None):
-    """A new match with its seats; bots who act first play at once.
+def create_match(
+    *,
+    seats: list[SeatSpec],
+    options: dict | None = None,
+    seed: int | None = None,
+    meter=nullcontext,
+):
+    """A new match with its seats; bots who act first play at once (within `meter`).
 
     The bots' first turns are played before anything is written, and the match, its seats
     and those turns are stored in one transaction: a database that drops in between leaves
@@ -81,7 +87,10 @@ def create_match(*, seats: list[SeatSpec], options: dict | None = None, seed: in
         Seat(match=match, index=i, name=s.name, kind=s.kind, level=s.level)
         for i, s in enumerate(seats)
     ]
-    turn = run_engine(match, state, None, version=0) if _bot_to_act(match, state) else None
+    turn = None
+    if _bot_to_act(match, state):
+        with meter():
+            turn = run_engine(match, state, None, version=0)
     final = turn.state if turn else state
     match.snapshot, match.state_hash = engine.snapshot_and_hash(final)
     match.version = len(turn.log) if turn else 0
@@ -113,9 +122,10 @@ def load_state(match: Match) -> engine.State:
     return engine.load(bytes(match.snapshot))
 
 
-def play(*, match: Match, version: int, action: dict) -> Outcome:
+def play(*, match: Match, version: int, action: dict, meter=nullcontext) -> Outcome:
     """Apply a person's action chosen at `version`, then every bot turn that follows.
 
+    `meter` wraps the engine's work (the web layer bounds each client's share of it).
     Raises StaleVersion when the match has moved on, engine.IllegalAction when the rules
     refuse the action (the match is then unchanged), MatchError for a bot's seat.
     """
@@ -125,7 +135,8 @@ def play(*, match: Match, version: int, action: dict) -> Outcome:
     to_act = state.rules["to_act"]
     if to_act is not None and _seats(match)[to_act].kind == SeatKind.BOT:
         raise MatchError("bot_to_act", "A bot is to act, not a person.")
-    turn = run_engine(match, state, action, version)
+    with meter():
+        turn = run_engine(match, state, action, version)
     _store(match, turn.state, turn.log, version)
     return Outcome(
         match=match, state=turn.state, frames=turn.frames, events=turn.events, steps=turn.steps
@@ -278,22 +289,35 @@ def _shifted(frames: list, offset: float) -> list:
 class Cleanup:
     abandoned: int
     finished: int
+    unplayed: int = 0
 
 
 def remove_old_matches(
-    *, idle: timedelta, finished_after: timedelta | None, dry_run: bool = False, batch: int = 500
+    *,
+    idle: timedelta,
+    finished_after: timedelta | None,
+    unplayed: timedelta | None = None,
+    dry_run: bool = False,
+    batch: int = 500,
 ) -> Cleanup:
     """Delete matches nobody plays any more: unfinished ones untouched for longer than
-    `idle`, finished ones older than `finished_after` (None keeps them for ever). A match
-    kept is kept whole: its seed, seats, options and action log are what its replay needs.
-    Deletes in batches so that no statement runs into the database's statement timeout."""
+    `idle`, unfinished ones in which no person ever acted created longer than `unplayed`
+    ago (matches started and left, or started by the hundred by a script), finished ones
+    older than `finished_after` (None keeps them for ever). A match kept is kept whole:
+    its seed, seats, options and action log are what its replay needs. Deletes in batches
+    so that no statement runs into the database's statement timeout."""
     now = timezone.now()
+    never_played = Match.objects.none()
+    if unplayed is not None:
+        never_played = Match.objects.filter(
+            status=MatchStatus.PLAYING, created_at__lt=now - unplayed, updated_at__gte=now - idle
+        ).exclude(actions__by_bot=False)
     abandoned = Match.objects.filter(status=MatchStatus.PLAYING, updated_at__lt=now - idle)
     old = Match.objects.none()
     if finished_after is not None:
         old = Match.objects.filter(status=MatchStatus.FINISHED, updated_at__lt=now - finished_after)
     counts = {}
-    for name, queryset in (("abandoned", abandoned), ("finished", old)):
+    for name, queryset in (("abandoned", abandoned), ("unplayed", never_played), ("finished", old)):
         ids = list(queryset.values_list("pk", flat=True))
         counts[name] = len(ids)
         if not dry_run:

@@ -17,6 +17,7 @@ estimated from two counters). A refused request is taken back out of the count.
 
 import math
 import time
+from contextlib import contextmanager
 
 from django.conf import settings
 from django.core.cache import cache
@@ -98,3 +99,65 @@ class MatchCreationThrottle(PalettiThrottle):
 
 class MatchActionThrottle(PalettiThrottle):
     scope = "match-actions"
+
+
+class EngineLimit(Exception):
+    """The client may not run the engine now: `wait` seconds until it may."""
+
+    def __init__(self, code: str, wait: float):
+        super().__init__(code)
+        self.code = code
+        self.wait = max(1, math.ceil(wait))
+
+
+@contextmanager
+def engine_time(request):
+    """Bound the engine work one client address may cause (settings.PALETTI_ENGINE_LIMITS).
+
+    A request that runs the engine (a person's action and the bots' answers, or the first
+    turns of bots in a new match) may start only while the address has no other engine
+    work under way (`concurrent`, default 1: with two workers a server always keeps one
+    for everybody else) and has used less than `seconds_per_minute` of engine CPU time in
+    the last minute; the CPU time the block used is then charged. Otherwise EngineLimit,
+    which the API answers with 429 and Retry-After. Both counts live in the shared cache,
+    so every app server sees them."""
+    limits = settings.PALETTI_ENGINE_LIMITS
+    budget, concurrent = limits.get("seconds_per_minute"), limits.get("concurrent")
+    if not budget and not concurrent:
+        yield
+        return
+    ident = client_address(request)
+    running_key = f"engine:running:{ident}"
+    if concurrent:
+        # Expires by itself should a worker die holding it.
+        if _increment(running_key, timeout=ENGINE_SLOT_SECONDS) > concurrent:
+            _take_back(running_key)
+            raise EngineLimit("engine_busy", 1)
+    try:
+        if budget:
+            now = time.time()
+            window, into = divmod(now, 60)
+            spent_ms = cache.get(f"engine:ms:{ident}:{int(window)}", 0)
+            previous_ms = cache.get(f"engine:ms:{ident}:{int(window) - 1}", 0)
+            if (spent_ms + previous_ms * (1 - into / 60)) / 1000 >= budget:
+                raise EngineLimit("engine_budget", 60 - into)
+        started = time.thread_time()
+        try:
+            yield
+        finally:
+            if budget:
+                used_ms = round((time.thread_time() - started) * 1000)
+                key = f"engine:ms:{ident}:{int(time.time() // 60)}"
+                cache.add(key, 0, timeout=121)
+                try:
+                    cache.incr(key, used_ms)
+                except ValueError:
+                    cache.add(key, used_ms, timeout=121)
+    finally:
+        if concurrent:
+            _take_back(running_key)
+
+
+# The longest one engine request may hold its client's slot should its worker die (a
+# request with bots costs up to ~2.2 s of CPU; gunicorn kills a worker after 30 s).
+ENGINE_SLOT_SECONDS = 60

@@ -32,9 +32,7 @@ def act(api, match_id, version, action):
     return api.post(url, {"version": version, "action": action}, format="json")
 
 
-def test_an_action_stored_but_whose_answer_was_lost_says_it_may_have_been_played(
-    api, monkeypatch
-):
+def test_an_action_stored_but_whose_answer_was_lost_says_it_may_have_been_played(api, monkeypatch):
     body = create(api, TWO_PEOPLE).json()
     real_store = statements.store_turn
 
@@ -62,6 +60,7 @@ def a_seed_where_the_bot_acts_first() -> int:
 
 def test_a_match_is_stored_with_its_bots_first_turns_or_not_at_all(api):
     seed = a_seed_where_the_bot_acts_first()
+
     def drop_on_the_action_log(execute, sql, params, many, context):
         if "paletti_matchaction" in sql and sql.lstrip().upper().startswith(("INSERT", "WITH")):
             raise DROPPED
