@@ -146,7 +146,7 @@ def engine_time(request):
             yield
         finally:
             if budget:
-                used_ms = round((time.thread_time() - started) * 1000)
+                used_ms = max(1, math.ceil((time.thread_time() - started) * 1000))
                 key = f"engine:ms:{ident}:{int(time.time() // 60)}"
                 cache.add(key, 0, timeout=121)
                 try:
