@@ -7,7 +7,11 @@ Run from the repository root:
 It makes a fresh PostgreSQL database (BENCH_DATABASE_URL, default
 postgres://postgres@127.0.0.1:5432/ludotheque_bench; dropped and created), migrates it,
 loads the seed games, and starts two gunicorn instances on 127.0.0.1 only (ports 8801 and
-8802, two workers each, production settings but plain HTTP, the default throttles). Every
+8802, two workers each, production settings but plain HTTP, the default throttles, Redis as
+the shared cache when BENCH_REDIS_URL answers, default redis://127.0.0.1:6379/0). The engine's
+per-address bounds (DJANGO_ENGINE_CONCURRENT, DJANGO_ENGINE_SECONDS_PER_MINUTE) are off
+unless `--engine-limits on`: every client here shares one address, where 50 real players
+would have many (bench/engine_load.py measures those bounds). Every
 client alternates between the two servers, as behind a load balancer: `--browsers` threads
 read catalogue pages and the API, `--matches` threads each start a match (a person against
 an easy bot) and play it to its end through the API, a random legal action at a time,
@@ -148,12 +152,24 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
 
 
+def redis_url():
+    url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+    try:
+        import redis
+
+        redis.Redis.from_url(url, socket_connect_timeout=1).ping()
+    except Exception:  # noqa: BLE001 (no Redis: the database's cache table)
+        return ""
+    return url
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--matches", type=int, default=50)
     parser.add_argument("--browsers", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
+    parser.add_argument("--engine-limits", choices=("on", "off"), default="off")
     args = parser.parse_args()
     url = os.environ.get(
         "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ludotheque_bench"
@@ -167,7 +183,11 @@ def main():
         "DJANGO_SECRET_KEY": "bench-only-" + "x" * 50,
         "DJANGO_ALLOWED_HOSTS": "localhost",
         "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "DJANGO_REDIS_URL": redis_url(),
+        "DJANGO_CACHE_KEY_PREFIX": f"two-servers-{os.getpid()}",
     }
+    if args.engine_limits == "off":
+        env.update(DJANGO_ENGINE_CONCURRENT="off", DJANGO_ENGINE_SECONDS_PER_MINUTE="off")
     python = str(ROOT / ".venv" / "bin" / "python")
     for command in (["dropdb", "--if-exists", name], ["createdb", name]):
         subprocess.run([*command[:1], "-h", HOST, "-U", "postgres", *command[1:]], check=True)

@@ -1,5 +1,6 @@
 """The OpenAPI schema says every answer the API can give, errors included."""
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
@@ -20,7 +21,32 @@ ERRORS = {
     "404": "No such resource, or no such page of a list.",
     "413": "The request body is over the size limit.",
     "429": "Too many requests from this address; `Retry-After` says when to try again.",
+    "500": "The server hit an error of its own; try again later.",
+    "503": "The database cannot be reached just now; `Retry-After` says when to try again.",
 }
+
+# Request bodies that refuse any key they do not list (catalogue.schema.refuses_unknown_keys),
+# by component name: the schema says so with `additionalProperties: false`.
+STRICT_COMPONENTS: set[str] = set()
+UNKNOWN_FIELD = _("This field is not part of the request.")
+
+
+def refuses_unknown_keys(serializer_class):
+    """A serializer whose body may hold only its own fields: any other key is a 400
+    naming it, and its schema component says `additionalProperties: false`."""
+    parent = serializer_class.to_internal_value
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(str(key)[:40] for key in data if key not in self.fields)
+            if unknown:
+                raise serializers.ValidationError({key: [UNKNOWN_FIELD] for key in unknown})
+        return parent(self, data)
+
+    serializer_class.to_internal_value = to_internal_value
+    name = serializer_class.__name__
+    STRICT_COMPONENTS.add(name.removesuffix("Serializer") if name != "Serializer" else name)
+    return serializer_class
 
 
 class ErrorDocumentingAutoSchema(AutoSchema):
@@ -39,11 +65,44 @@ class ErrorDocumentingAutoSchema(AutoSchema):
                 codes.append("403")
         if getattr(self.view, "throttle_classes", None):
             codes.append("429")
+        codes += ["500", "503"]
         for code in codes:
             if code not in responses:
                 response = OpenApiResponse(ErrorSerializer, description=ERRORS[code])
                 responses[code] = self._get_response_for_code(response, code, direction=direction)
         return dict(sorted(responses.items()))
+
+    def get_auth(self):
+        """A read any visitor may make says so: `{}` (no authentication) among its ways."""
+        auths = super().get_auth()
+        if {} not in auths and self.method in SAFE_METHODS and self._reads_are_public():
+            auths.append({})
+        return auths
+
+    def _reads_are_public(self) -> bool:
+        return all(
+            getattr(p, "anonymous_reads", False)
+            for p in getattr(self.view, "permission_classes", [])
+        )
+
+    def _get_pagination_parameters(self):
+        """The page size's limits as the list enforces them (a 400 outside)."""
+        parameters = super()._get_pagination_parameters()
+        paginator = self._get_paginator()
+        for parameter in parameters:
+            if parameter["name"] == getattr(paginator, "page_size_query_param", None):
+                parameter["schema"] = {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": paginator.max_page_size,
+                }
+                parameter["description"] = (
+                    f"Results per page, {paginator.page_size} when not given, at most "
+                    f"{paginator.max_page_size}."
+                )
+            elif parameter["name"] == getattr(paginator, "page_query_param", None):
+                parameter["schema"] = {"type": "integer", "minimum": 1}
+        return parameters
 
     def _needs_permission(self) -> bool:
         from rest_framework.permissions import AllowAny
@@ -53,12 +112,25 @@ class ErrorDocumentingAutoSchema(AutoSchema):
 
 
 def add_match_links(result, generator, request, public):
-    """OpenAPI links from a created match to reading it and playing in it, so that a
-    client (and schemathesis's stateful tests) can follow the match's id."""
+    """A match's 2 to 4 players (drf-spectacular leaves a list's length out), and OpenAPI
+    links from a created match to reading it and playing in it, so that a client (and
+    schemathesis's stateful tests) can follow the match's id."""
+    from paletti.api import PLAYERS
+
+    players = result["components"]["schemas"]["CreateMatch"]["properties"]["players"]
+    players.update(minItems=PLAYERS["min_length"], maxItems=PLAYERS["max_length"])
     created = result["paths"]["/api/paletti/matches/"]["post"]["responses"]["201"]
     match_id = {"match_id": "$response.body#/id"}
     created["links"] = {
         "GetMatch": {"operationId": "paletti_matches_retrieve", "parameters": match_id},
         "PlayInMatch": {"operationId": "paletti_matches_actions_create", "parameters": match_id},
     }
+    return result
+
+
+def refuse_unknown_keys_in_schema(result, generator, request, public):
+    """`additionalProperties: false` on the bodies that refuse other keys."""
+    for name, component in result.get("components", {}).get("schemas", {}).items():
+        if name in STRICT_COMPONENTS or name.removeprefix("Patched") in STRICT_COMPONENTS:
+            component["additionalProperties"] = False
     return result

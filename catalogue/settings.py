@@ -40,6 +40,10 @@ if PRODUCTION:
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    # The language chosen in the page's switcher: sent over HTTPS only, not on other
+    # sites' cross-site requests.
+    LANGUAGE_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SAMESITE = "Lax"
     # A year, once HTTPS works; lower it (e.g. 300) while trying HTTPS out. Preloading into
     # browsers is hard to undo, so it is sent only when asked (DJANGO_HSTS_PRELOAD=1).
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
@@ -76,8 +80,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "catalogue.middleware.RequestGuardMiddleware",
+    # The policy and the frame options outside everything that may answer early (the
+    # request guard's 400 and 413, cached pages, static files): every answer carries them.
     "catalogue.middleware.ContentSecurityPolicyMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "catalogue.middleware.RequestGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Anonymous visitors' catalogue pages and API answers, compressed as they were sent,
     # before any session, locale or authentication work (games.caching).
@@ -94,7 +101,6 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its 429 answer.
     "axes.middleware.AxesMiddleware",
 ]
@@ -128,6 +134,8 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# How long a request waits on PostgreSQL before it gives up on its own side; 0: unbounded.
+DB_CLIENT_TIMEOUT_SECONDS = 0
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets pages be read while a move is written; NORMAL syncs at checkpoints, not at
     # every commit (the database stays consistent; a power cut may lose the last moves).
@@ -146,8 +154,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         Path(tempfile.gettempdir()) / f"ludotheque-test-{os.getpid()}.sqlite3"
     )
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # A database that refuses or hangs must not tie a worker up until gunicorn kills it:
-    # give up connecting after a few seconds and cancel any statement that runs too long.
+    # A database that refuses or hangs must not tie a worker up until gunicorn kills it.
+    # Every wait is bounded: connecting (connect_timeout), waiting for a lock
+    # (lock_timeout: a locked table answered 503 only after 20 s), a statement on the
+    # server (statement_timeout), a network path that stops acknowledging (TCP keepalives
+    # and tcp_user_timeout), and, for a server that accepts and answers nothing, each wait
+    # of a request on the client's own side (catalogue.postgresql: the backend's watchdog).
     # The request then gets a 503 (catalogue.errors) and a later one reconnects.
     #
     # The statements run on nearly every catalogue request (the catalogue version's read, a
@@ -157,18 +169,35 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # client and never prepare. Behind a connection pooler in transaction mode that does
     # not carry prepared statements (PgBouncer before 1.21), set
     # DJANGO_DB_PREPARED_STATEMENTS=0.
+    DATABASES["default"]["ENGINE"] = "catalogue.postgresql"
     prepared = os.environ.get("DJANGO_DB_PREPARED_STATEMENTS", "1").strip().lower()
+    # The server's limit on one statement applies to management commands too (creating
+    # a test database, a migration on a large catalogue): 10 s. A request gives up on
+    # its own side sooner, after 5 s of waiting for any one answer.
+    statement_ms = int(os.environ.get("DJANGO_DB_STATEMENT_TIMEOUT_MS", "10000"))
+    lock_ms = int(os.environ.get("DJANGO_DB_LOCK_TIMEOUT_MS", "2000"))
+    DB_CLIENT_TIMEOUT_SECONDS = int(os.environ.get("DJANGO_DB_CLIENT_TIMEOUT_MS", "5000")) / 1000
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
-            "connect_timeout": int(os.environ.get("DJANGO_DB_CONNECT_TIMEOUT", "5")),
-            "options": "-c statement_timeout={} -c plan_cache_mode=force_custom_plan".format(
-                int(os.environ.get("DJANGO_DB_STATEMENT_TIMEOUT_MS", "10000"))
+            "connect_timeout": int(os.environ.get("DJANGO_DB_CONNECT_TIMEOUT", "3")),
+            "options": (
+                f"-c statement_timeout={statement_ms} -c lock_timeout={lock_ms}"
+                " -c plan_cache_mode=force_custom_plan"
             ),
+            # Probe an idle connection after 10 s, every 3 s, give up after 3 probes;
+            # give up on data not acknowledged within the client timeout.
+            "keepalives": 1,
+            "keepalives_idle": 10,
+            "keepalives_interval": 3,
+            "keepalives_count": 3,
+            "tcp_user_timeout": int(DB_CLIENT_TIMEOUT_SECONDS * 1000),
             # psycopg prepares what it is asked to, or a statement run this many times on
             # a server-binding cursor (none of Django's); None: nothing is prepared.
             "prepare_threshold": None if prepared in {"0", "false", "no", "off"} else 2**31 - 1,
         }
     )
+# /healthz gives the database this long to answer (a load balancer's probe is short).
+HEALTHZ_DB_TIMEOUT_SECONDS = float(os.environ.get("DJANGO_HEALTHZ_DB_TIMEOUT_SECONDS", "2"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
@@ -215,8 +244,10 @@ STORAGES = {
 }
 
 # Behind a load balancer or a reverse proxy, how many of them append to X-Forwarded-For:
-# without it every client would seem to be the proxy (one throttle for everybody).
-NUM_PROXIES = int(os.environ.get("DJANGO_NUM_PROXIES", "0")) or None
+# without it every client would seem to be the proxy (one throttle for everybody). Unset
+# (0), the socket's address is the client's and X-Forwarded-For is ignored: a client could
+# write any address there (catalogue.clients).
+NUM_PROXIES = max(0, int(os.environ.get("DJANGO_NUM_PROXIES", "0") or "0"))
 
 REST_FRAMEWORK = {
     # No Basic authentication: a forged password header cost a password hash (~0.4 s of
@@ -231,6 +262,8 @@ REST_FRAMEWORK = {
     # 404s and unreadable JSON said in the reader's language (catalogue.api_errors).
     "EXCEPTION_HANDLER": "catalogue.api_errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "games.pagination.GamePagination",
+    # Throttles count per catalogue.clients.client_address (paletti.throttles); this is
+    # for any other DRF throttle: 0 means the socket's address, never X-Forwarded-For.
     "NUM_PROXIES": NUM_PROXIES,
     "DEFAULT_PERMISSION_CLASSES": ["games.permissions.ReadOnlyOrStaffWithModelPermission"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
@@ -264,16 +297,30 @@ CONTENT_SECURITY_POLICY_DOCS = (
 )
 
 # The site's cache holds the API's throttle counts, so it must be one that every app server
-# sees: a table in the database they share (created by `manage.py createcachetable`).
-# Catalogue pages for anonymous visitors (games.caching) go in a cache of each process's
-# own: the key carries the catalogue's version, read from the database, so an edit is seen
-# by every process at once.
-CACHES = {
-    "default": {
+# sees, with atomic increments (paletti.throttles): in production Redis, through Django's
+# own RedisCache (DJANGO_REDIS_URL, e.g. redis://127.0.0.1:6379/0). Without it, a table in
+# the database they share (made by `manage.py createcachetable`): nothing else to run, but
+# its increments are a read then a write, so counts under concurrent requests are
+# approximate. Catalogue pages for anonymous visitors (games.caching) go in a cache of
+# each process's own: the key carries the catalogue's version, read from the database, so
+# an edit is seen by every process at once.
+REDIS_URL = os.environ.get("DJANGO_REDIS_URL", "").strip()
+if REDIS_URL:
+    SHARED_CACHE = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": os.environ.get("DJANGO_CACHE_KEY_PREFIX", "ludotheque"),
+        # A Redis that hangs must not hold a worker: give up within a second.
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
+else:
+    SHARED_CACHE = {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "django_cache",
         "OPTIONS": {"MAX_ENTRIES": 20000},
-    },
+    }
+CACHES = {
+    "default": SHARED_CACHE,
     "pages": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "OPTIONS": {"MAX_ENTRIES": 2000},
@@ -293,8 +340,26 @@ PALETTI_THROTTLE_RATES = {
     "match-actions": _rate("DJANGO_THROTTLE_MATCH_ACTIONS", "600/min"),
 }
 
+
+# The engine work one client address may cause (paletti.throttles.engine_time): at most
+# `concurrent` requests running the engine at once, and `seconds_per_minute` seconds of
+# the engine's CPU time per minute. A request with careful bots costs up to ~2.2 s of CPU:
+# unbounded, one address kept both workers busy and the catalogue went from 8 ms to 2.9 s.
+def _limit(name, default):
+    value = os.environ.get(name, default).strip().lower()
+    return None if value in {"", "0", "off", "none"} else float(value)
+
+
+PALETTI_ENGINE_LIMITS = {
+    "concurrent": _limit("DJANGO_ENGINE_CONCURRENT", "1"),
+    "seconds_per_minute": _limit("DJANGO_ENGINE_SECONDS_PER_MINUTE", "20"),
+}
+
 # Admin logins: after 5 failures for one user name from one address, that pair is locked
 # out for 15 minutes (django-axes); other addresses and other users are not affected.
+# The failures are counted in the database (axes' own handler: one row per user name and
+# address under a unique constraint, incremented with F() under a row lock), atomic on
+# PostgreSQL with or without Redis, and `axes_reset` and the admin's list keep working.
 AXES_FAILURE_LIMIT = int(os.environ.get("DJANGO_LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("DJANGO_LOGIN_LOCKOUT_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
@@ -315,6 +380,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "catalogue.schema.add_match_links",
+        "catalogue.schema.refuse_unknown_keys_in_schema",
     ],
 }
 

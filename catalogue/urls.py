@@ -6,7 +6,10 @@ from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
 
+from .admin_login import StaffLoginForm
 from .health import healthz
+
+admin.site.login_form = StaffLoginForm
 
 handler400 = "catalogue.errors.bad_request"
 handler403 = "catalogue.errors.permission_denied"

@@ -2,7 +2,8 @@
 
 import reversion
 from django.contrib import admin
-from django.core.exceptions import PermissionDenied
+from django.contrib.admin.widgets import AutocompleteSelect
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -71,15 +72,56 @@ class DurationFilter(admin.SimpleListFilter):
         return queryset
 
 
-class GameAuthorInline(admin.TabularInline):
+class CheckedAutocompleteSelect(AutocompleteSelect):
+    """Django's autocomplete widget looks the submitted ids up to show them again: an id
+    that is not one (`publisher=abc`) raised ValueError while the form was redisplayed
+    with its error. Values the related key cannot hold are dropped from the display; the
+    form field itself still reports them."""
+
+    def format_value(self, value):
+        target = self.field.remote_field.model._meta.get_field(self.field.remote_field.field_name)
+        kept = []
+        for item in super().format_value(value):
+            try:
+                target.to_python(item)
+            except ValidationError:
+                continue
+            kept.append(item)
+        return kept
+
+
+class CheckedAutocompleteMixin:
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if "widget" not in kwargs and db_field.name in self.get_autocomplete_fields(request):
+            kwargs["widget"] = CheckedAutocompleteSelect(
+                db_field, self.admin_site, using=kwargs.get("using")
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+# The most rows an inline accepts in one post. Without it, Django builds up to 1000 forms
+# more than the page shows from the client's TOTAL_FORMS (100000 took 13.7 s of a
+# worker); a record has a handful of credits and at most one summary per language.
+MAX_INLINE_ROWS = 50
+
+
+class BoundedInlineMixin:
+    def get_formset(self, request, obj=None, **kwargs):
+        kwargs.setdefault("absolute_max", MAX_INLINE_ROWS)
+        return super().get_formset(request, obj, **kwargs)
+
+
+class GameAuthorInline(CheckedAutocompleteMixin, BoundedInlineMixin, admin.TabularInline):
     model = GameAuthor
     extra = 1
+    max_num = MAX_INLINE_ROWS
     autocomplete_fields = ["person"]
 
 
-class RuleSummaryInline(admin.StackedInline):
+class RuleSummaryInline(BoundedInlineMixin, admin.StackedInline):
     model = RuleSummary
     extra = 0
+    max_num = MAX_INLINE_ROWS
 
 
 def _labelled(fields_list):
@@ -100,7 +142,7 @@ class TranslatedFieldsExportForm(SelectableFieldsExportForm):
 
 
 @admin.register(Game)
-class GameAdmin(ImportExportModelAdmin, VersionAdmin):
+class GameAdmin(CheckedAutocompleteMixin, ImportExportModelAdmin, VersionAdmin):
     """Games, with CSV import and export and their history (django-reversion: every saved
     version with who and when, under "History", each one revertible; a version holds the
     game with its credits and rule summaries). An import confirms only a file its own

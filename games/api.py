@@ -3,6 +3,7 @@
 from contextlib import contextmanager
 
 import reversion
+from django.db import models
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -12,6 +13,9 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
+
+from catalogue.fields import StrictCharField, StrictRegexField, StrictSlugField
+from catalogue.schema import refuses_unknown_keys
 
 from .caching import CatalogueCacheMixin
 from .filters import MAX_QUERY_LENGTH, GameFilter
@@ -24,6 +28,7 @@ from .models import (
     RuleLanguage,
     RuleSummary,
 )
+from .pagination import GamePagination
 from .search import suggest
 
 
@@ -147,8 +152,18 @@ class GameListSerializer(serializers.ModelSerializer):
         return prefix
 
 
+@refuses_unknown_keys
 class GameSerializer(serializers.ModelSerializer):
-    """The whole record. Staff write ESAR by code, publisher by name, languages by code."""
+    """The whole record. Staff write ESAR by code, publisher by name, languages by code.
+    Text fields take strings only (`"title": 0` is a 400), and a key that is not a field
+    of the record is a 400 naming it."""
+
+    serializer_field_mapping = {
+        **serializers.ModelSerializer.serializer_field_mapping,
+        models.CharField: StrictCharField,
+        models.TextField: StrictCharField,
+        models.SlugField: StrictSlugField,
+    }
 
     url = serializers.HyperlinkedIdentityField(view_name="api:game-detail", lookup_field="slug")
     authors = CreditSerializer(source="credits", many=True, read_only=True)
@@ -161,7 +176,7 @@ class GameSerializer(serializers.ModelSerializer):
     esar = serializers.SlugRelatedField(slug_field="code", queryset=EsarCategory.objects.all())
     esar_label = serializers.CharField(source="esar.label", read_only=True)
     # The model's validator, with the empty value (no EAN) the API sends said in the schema.
-    ean = serializers.RegexField(
+    ean = StrictRegexField(
         r"^(\d{8}(\d{5})?)?$",
         max_length=13,
         allow_blank=True,
@@ -237,6 +252,12 @@ class SuggestionSerializer(serializers.Serializer):
     html_url = serializers.CharField(help_text="The game's page in the request's language.")
 
 
+class PageSizeSerializer(serializers.Serializer):
+    page_size = serializers.IntegerField(
+        min_value=1, max_value=GamePagination.max_page_size, required=False
+    )
+
+
 class SuggestionQuerySerializer(serializers.Serializer):
     q = serializers.CharField(
         max_length=MAX_QUERY_LENGTH, allow_blank=True, trim_whitespace=True, required=True
@@ -286,6 +307,11 @@ class GameViewSet(CatalogueCacheMixin, viewsets.ModelViewSet):
     def get_serializer_class(self):
         return GameListSerializer if self.action == "list" else GameSerializer
 
+    def list(self, request, *args, **kwargs):
+        # A page size outside what the schema says is refused, not silently changed.
+        PageSizeSerializer(data=request.query_params).is_valid(raise_exception=True)
+        return super().list(request, *args, **kwargs)
+
     # Writes through the API are versions in the admin's history too, with their author.
     def perform_create(self, serializer):
         with self._revision():
@@ -315,7 +341,13 @@ class GameViewSet(CatalogueCacheMixin, viewsets.ModelViewSet):
         ],
         responses=SuggestionSerializer(many=True),
     )
-    @action(detail=False, methods=["get"], url_path="suggest", pagination_class=None)
+    @action(
+        detail=False,
+        methods=["get"],
+        url_path="suggest",
+        pagination_class=None,
+        filter_backends=[],
+    )
     def suggest(self, request):
         """Up to 8 titles for a search box: titles starting with what was typed, then
         titles with a word starting with it, then titles that look like it (typos).
@@ -329,7 +361,9 @@ class GameViewSet(CatalogueCacheMixin, viewsets.ModelViewSet):
         return Response(SuggestionSerializer(suggestions, many=True).data)
 
     @extend_schema(responses=RuleSummarySerializer(many=True))
-    @action(detail=True, methods=["get"], url_path="rules", pagination_class=None)
+    @action(
+        detail=True, methods=["get"], url_path="rules", pagination_class=None, filter_backends=[]
+    )
     def rules(self, request, slug=None):
         """Every rule summary of the game, one per language."""
         game = get_object_or_404(Game, slug=slug)
@@ -340,7 +374,9 @@ class GameViewSet(CatalogueCacheMixin, viewsets.ModelViewSet):
         responses=RuleSummarySerializer,
         parameters=[OpenApiParameter("language", str, OpenApiParameter.PATH)],
     )
-    @action(detail=True, methods=["get"], url_path=r"rules/(?P<language>[^/.]+)")
+    @action(
+        detail=True, methods=["get"], url_path=r"rules/(?P<language>[^/.]+)", filter_backends=[]
+    )
     def rules_in_language(self, request, slug=None, language=None):
         """The game's rule summary in one language (ISO 639-1). A 404 lists the others."""
         game = get_object_or_404(Game, slug=slug)

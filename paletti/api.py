@@ -1,5 +1,7 @@
 """Villa Paletti's REST API: create a match, read its state, post one action at a time."""
 
+import math
+
 from django.http import Http404
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -14,17 +16,21 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from catalogue.errors import RETRY_AFTER_SECONDS
+from catalogue.fields import StrictCharField
 from catalogue.parsers import StrictJSONParser
+from catalogue.schema import refuses_unknown_keys
 
 from . import actions, engine, messages, services
 from .models import BotLevel, Match, SeatKind
-from .throttles import MatchActionThrottle, MatchCreationThrottle
+from .throttles import EngineLimit, MatchActionThrottle, MatchCreationThrottle, engine_time
 
 MAX_TREMOR_MM = 5.0
 
 
+@refuses_unknown_keys
 class PlayerSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=40, trim_whitespace=True)
+    name = StrictCharField(min_length=1, max_length=40, trim_whitespace=True)
     kind = serializers.ChoiceField(choices=SeatKind.choices, default=SeatKind.HUMAN)
     level = serializers.ChoiceField(choices=BotLevel.choices, required=False)
 
@@ -118,16 +124,36 @@ class SetupField(serializers.Field):
         return value
 
 
+class FiniteFloatField(serializers.FloatField):
+    """A float that is a number: "nan" passes every range check (each comparison with it
+    is false) and then PostgreSQL refuses the JSON it is stored in."""
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if not math.isfinite(value):
+            self.fail("invalid")
+        return value
+
+
+@refuses_unknown_keys
 class OptionsSerializer(serializers.Serializer):
     seal_start = serializers.ChoiceField(choices=["green", "blue"], default="green")
     protest = serializers.ChoiceField(choices=["french", "polish"], default="french")
     abort = serializers.ChoiceField(choices=["french", "polish"], default="french")
-    tremor = serializers.FloatField(min_value=0.0, max_value=MAX_TREMOR_MM, default=0.0)
+    tremor = FiniteFloatField(min_value=0.0, max_value=MAX_TREMOR_MM, default=0.0)
     setup = SetupField(default="default")
 
 
+PLAYERS = {"min_length": 2, "max_length": 4}
+
+
+@refuses_unknown_keys
 class CreateMatchSerializer(serializers.Serializer):
-    players = PlayerSerializer(many=True)
+    players = PlayerSerializer(
+        many=True,
+        **PLAYERS,
+        error_messages={"min_length": messages.PLAYER_COUNT, "max_length": messages.PLAYER_COUNT},
+    )
     options = OptionsSerializer(required=False)
     seed = serializers.IntegerField(min_value=0, max_value=2**62, required=False)
 
@@ -139,18 +165,10 @@ class CreateMatchSerializer(serializers.Serializer):
         return players
 
 
+@refuses_unknown_keys
 class ActionRequestSerializer(serializers.Serializer):
     version = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
     action = serializers.DictField(help_text="One of the objects listed in `legal_actions`.")
-
-    def to_internal_value(self, data):
-        if isinstance(data, dict):
-            unknown = sorted(str(key)[:40] for key in data if key not in self.fields)
-            if unknown:
-                raise serializers.ValidationError(
-                    {key: [messages.UNKNOWN_FIELD] for key in unknown}
-                )
-        return super().to_internal_value(data)
 
 
 def state_payload(match: Match, state: engine.State) -> dict:
@@ -197,9 +215,32 @@ class MatchAPIView(APIView):
     parser_classes = [StrictJSONParser]
     renderer_classes = [JSONRenderer]
 
+    def check_throttles(self, request):
+        """A method this view does not answer is a 405 (dispatch says so next), neither
+        refused as too many nor counted against the client's rate."""
+        method = request.method.lower()
+        if method in self.http_method_names and hasattr(self, method):
+            super().check_throttles(request)
+
 
 def _error(code, detail, http_status, **extra):
     return Response({"code": code, "detail": str(detail), **extra}, status=http_status)
+
+
+def _engine_limited(limit: EngineLimit):
+    """429: this address is over its share of the engine; the match is unchanged."""
+    detail = messages.ENGINE_BUSY if limit.code == "engine_busy" else messages.ENGINE_BUDGET
+    response = _error(limit.code, detail, status.HTTP_429_TOO_MANY_REQUESTS)
+    response["Retry-After"] = str(limit.wait)
+    return response
+
+
+def _unknown(detail, **extra):
+    """503: the database stopped answering while the write was under way, so it may or
+    may not have been stored; the client is told so, and where to look."""
+    response = _error("outcome_unknown", detail, status.HTTP_503_SERVICE_UNAVAILABLE, **extra)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
 
 
 class MatchListView(MatchAPIView):
@@ -240,9 +281,17 @@ class MatchListView(MatchAPIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         seats = [services.SeatSpec(p["name"], p["kind"], p["level"]) for p in data["players"]]
-        outcome = services.create_match(
-            seats=seats, options=dict(data.get("options") or {}), seed=data.get("seed")
-        )
+        try:
+            outcome = services.create_match(
+                seats=seats,
+                options=dict(data.get("options") or {}),
+                seed=data.get("seed"),
+                meter=lambda: engine_time(request),
+            )
+        except EngineLimit as limit:
+            return _engine_limited(limit)
+        except services.OutcomeUnknown as unknown:
+            return _unknown(messages.CREATION_OUTCOME_UNKNOWN, id=str(unknown.match_id))
         names = _names(outcome.match)
         events = messages.translate_events(outcome.events, names)
         return Response(
@@ -306,10 +355,17 @@ class MatchActionView(MatchAPIView):
             action = actions.check(serializer.validated_data["action"])
         except actions.BadAction as error:
             return _error(error.code, messages.bad_action(error), 400, **error.where)
+        version = serializer.validated_data["version"]
         try:
             outcome = services.play(
-                match=match, version=serializer.validated_data["version"], action=action
+                match=match, version=version, action=action, meter=lambda: engine_time(request)
             )
+        except EngineLimit as limit:
+            return _engine_limited(limit)
+        except services.OutcomeUnknown:
+            return _unknown(messages.ACTION_OUTCOME_UNKNOWN, version=version)
+        except services.MatchGone:
+            return _error("match_gone", messages.MATCH_GONE, status.HTTP_404_NOT_FOUND)
         except services.StaleVersion as stale:
             return _error(
                 stale.code, messages.STALE_VERSION, status.HTTP_409_CONFLICT, version=stale.current

@@ -35,6 +35,20 @@ COLUMN_KINDS = {
     "thick": gettext_lazy("thick round column"),
 }
 
+ACTION_OUTCOME_UNKNOWN = gettext_lazy(
+    "The database stopped answering while this action was being saved: it may have been "
+    "played. Read the match again before playing on."
+)
+CREATION_OUTCOME_UNKNOWN = gettext_lazy(
+    "The database stopped answering while this match was being saved: it may exist. Read it "
+    "at its address before starting another."
+)
+ENGINE_BUSY = gettext_lazy("Another move from your address is being played; try again in a moment.")
+ENGINE_BUDGET = gettext_lazy(
+    "The moves from your address have used their share of the game engine for this "
+    "minute; try again shortly."
+)
+MATCH_GONE = gettext_lazy("This match no longer exists.")
 STALE_VERSION = gettext_lazy("The match has moved on since this action was chosen; reload it.")
 PLAYER_COUNT = gettext_lazy("Villa Paletti is played by 2 to 4 players.")
 NEED_A_PERSON = gettext_lazy("At least one player must be a person.")
@@ -48,7 +62,6 @@ ACTION_SHAPE = {
     "number": gettext_lazy("“%(key)s” must be a number from %(low)s to %(high)s."),
     "choice": gettext_lazy("“%(key)s” must be one of: %(choices)s."),
 }
-UNKNOWN_FIELD = gettext_lazy("This field is not part of the request.")
 
 REFUSALS = {
     "stale_version": STALE_VERSION,

@@ -5,10 +5,11 @@ version it was chosen at as a condition, so two posts for the same turn apply on
 """
 
 import random
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
 from . import engine, statements
@@ -26,6 +27,22 @@ class MatchError(Exception):
         self.code = code
         self.reason = reason
         self.params = params
+
+
+class OutcomeUnknown(Exception):
+    """The database stopped answering while a write was under way: it may have been
+    stored or not. `match_id` says which match to read to find out."""
+
+    def __init__(self, match_id):
+        super().__init__(f"The outcome of the write to match {match_id} is unknown.")
+        self.match_id = match_id
+
+
+class MatchGone(MatchError):
+    """The match was deleted (by the cleanup, or staff) while this request played."""
+
+    def __init__(self):
+        super().__init__("match_gone", "The match no longer exists.")
 
 
 class StaleVersion(MatchError):
@@ -50,24 +67,45 @@ class SeatSpec:
     level: str = ""
 
 
-def create_match(*, seats: list[SeatSpec], options: dict | None = None, seed: int | None = None):
-    """A new match with its seats; bots who act first play at once."""
+def create_match(
+    *,
+    seats: list[SeatSpec],
+    options: dict | None = None,
+    seed: int | None = None,
+    meter=nullcontext,
+):
+    """A new match with its seats; bots who act first play at once (within `meter`).
+
+    The bots' first turns are played before anything is written, and the match, its seats
+    and those turns are stored in one transaction: a database that drops in between leaves
+    no match waiting at version 0 for a bot that never plays."""
     if seed is None:
         seed = random.SystemRandom().randrange(2**62)
     state = engine.new_match(seed, [s.name for s in seats], options or {})
-    snapshot, digest = engine.snapshot_and_hash(state)
-    with transaction.atomic():
-        match = Match.objects.create(
-            seed=seed, options=state.rules["options"], snapshot=snapshot, state_hash=digest
-        )
-        Seat.objects.bulk_create(
-            Seat(match=match, index=i, name=s.name, kind=s.kind, level=s.level)
-            for i, s in enumerate(seats)
-        )
-    if not _bot_to_act(match, state):
+    match = Match(seed=seed, options=state.rules["options"])
+    match._seat_list = [
+        Seat(match=match, index=i, name=s.name, kind=s.kind, level=s.level)
+        for i, s in enumerate(seats)
+    ]
+    turn = None
+    if _bot_to_act(match, state):
+        with meter():
+            turn = run_engine(match, state, None, version=0)
+    final = turn.state if turn else state
+    match.snapshot, match.state_hash = engine.snapshot_and_hash(final)
+    match.version = len(turn.log) if turn else 0
+    if final.rules["phase"] == "over":
+        match.status = MatchStatus.FINISHED
+    with _outcome_unknown_on_failure(match.pk), transaction.atomic():
+        match.save(force_insert=True)
+        Seat.objects.bulk_create(match._seat_list)
+        if turn:
+            MatchAction.objects.bulk_create(
+                MatchAction(match=match, number=i + 1, seat=seat, action=a, by_bot=bot)
+                for i, (seat, a, bot) in enumerate(turn.log)
+            )
+    if not turn:
         return Outcome(match=match, state=state)
-    turn = run_engine(match, state, None, version=0)
-    _store(match, turn.state, turn.log, 0)
     return Outcome(
         match=match, state=turn.state, frames=turn.frames, events=turn.events, steps=turn.steps
     )
@@ -84,9 +122,10 @@ def load_state(match: Match) -> engine.State:
     return engine.load(bytes(match.snapshot))
 
 
-def play(*, match: Match, version: int, action: dict) -> Outcome:
+def play(*, match: Match, version: int, action: dict, meter=nullcontext) -> Outcome:
     """Apply a person's action chosen at `version`, then every bot turn that follows.
 
+    `meter` wraps the engine's work (the web layer bounds each client's share of it).
     Raises StaleVersion when the match has moved on, engine.IllegalAction when the rules
     refuse the action (the match is then unchanged), MatchError for a bot's seat.
     """
@@ -96,7 +135,8 @@ def play(*, match: Match, version: int, action: dict) -> Outcome:
     to_act = state.rules["to_act"]
     if to_act is not None and _seats(match)[to_act].kind == SeatKind.BOT:
         raise MatchError("bot_to_act", "A bot is to act, not a person.")
-    turn = run_engine(match, state, action, version)
+    with meter():
+        turn = run_engine(match, state, action, version)
     _store(match, turn.state, turn.log, version)
     return Outcome(
         match=match, state=turn.state, frames=turn.frames, events=turn.events, steps=turn.steps
@@ -187,12 +227,26 @@ def _store(match, state, log, version):
         MatchAction(match=match, number=version + i + 1, seat=seat, action=a, by_bot=bot)
         for i, (seat, a, bot) in enumerate(log)
     ]
-    if not statements.store_turn(match.pk, version, fields, entries):
-        # Another post chosen at the same version got there first.
-        current = Match.objects.values_list("version", flat=True).get(pk=match.pk)
+    with _outcome_unknown_on_failure(match.pk):
+        stored = statements.store_turn(match.pk, version, fields, entries)
+    if not stored:
+        # Another post chosen at the same version got there first, or the match is gone.
+        current = Match.objects.filter(pk=match.pk).values_list("version", flat=True).first()
+        if current is None:
+            raise MatchGone
         raise StaleVersion(current)
     for name, value in fields.items():
         setattr(match, name, value)
+
+
+@contextmanager
+def _outcome_unknown_on_failure(match_id):
+    """A write whose connection fails may have committed (the server can commit and the
+    answer be lost): say that the outcome is unknown rather than that nothing happened."""
+    try:
+        yield
+    except (OperationalError, InterfaceError) as error:
+        raise OutcomeUnknown(match_id) from error
 
 
 def replay_match(match: Match) -> engine.State:
@@ -235,22 +289,35 @@ def _shifted(frames: list, offset: float) -> list:
 class Cleanup:
     abandoned: int
     finished: int
+    unplayed: int = 0
 
 
 def remove_old_matches(
-    *, idle: timedelta, finished_after: timedelta | None, dry_run: bool = False, batch: int = 500
+    *,
+    idle: timedelta,
+    finished_after: timedelta | None,
+    unplayed: timedelta | None = None,
+    dry_run: bool = False,
+    batch: int = 500,
 ) -> Cleanup:
     """Delete matches nobody plays any more: unfinished ones untouched for longer than
-    `idle`, finished ones older than `finished_after` (None keeps them for ever). A match
-    kept is kept whole: its seed, seats, options and action log are what its replay needs.
-    Deletes in batches so that no statement runs into the database's statement timeout."""
+    `idle`, unfinished ones in which no person ever acted created longer than `unplayed`
+    ago (matches started and left, or started by the hundred by a script), finished ones
+    older than `finished_after` (None keeps them for ever). A match kept is kept whole:
+    its seed, seats, options and action log are what its replay needs. Deletes in batches
+    so that no statement runs into the database's statement timeout."""
     now = timezone.now()
+    never_played = Match.objects.none()
+    if unplayed is not None:
+        never_played = Match.objects.filter(
+            status=MatchStatus.PLAYING, created_at__lt=now - unplayed, updated_at__gte=now - idle
+        ).exclude(actions__by_bot=False)
     abandoned = Match.objects.filter(status=MatchStatus.PLAYING, updated_at__lt=now - idle)
     old = Match.objects.none()
     if finished_after is not None:
         old = Match.objects.filter(status=MatchStatus.FINISHED, updated_at__lt=now - finished_after)
     counts = {}
-    for name, queryset in (("abandoned", abandoned), ("finished", old)):
+    for name, queryset in (("abandoned", abandoned), ("unplayed", never_played), ("finished", old)):
         ids = list(queryset.values_list("pk", flat=True))
         counts[name] = len(ids)
         if not dry_run:

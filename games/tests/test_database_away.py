@@ -1,6 +1,10 @@
 """A database that refuses or hangs: 503 with a friendly page (JSON under /api/), a health
 check that says so, and recovery by itself when the database is back."""
 
+import contextlib
+import socket
+import threading
+import time
 from contextlib import contextmanager
 
 import pytest
@@ -61,10 +65,14 @@ def test_postgresql_connections_carry_the_timeouts(settings):
     if connection.vendor != "postgresql":
         pytest.skip("the timeouts are PostgreSQL options")
     options = settings.DATABASES["default"]["OPTIONS"]
-    assert options["connect_timeout"] == 5
+    assert options["connect_timeout"] == 3
+    assert options["keepalives"] == 1
+    assert options["tcp_user_timeout"] == 5000
     with connection.cursor() as cursor:
         cursor.execute("SHOW statement_timeout")
         assert cursor.fetchone()[0] == "10s"
+        cursor.execute("SHOW lock_timeout")
+        assert cursor.fetchone()[0] == "2s"
         with pytest.raises(OperationalError):
             cursor.execute("SET LOCAL statement_timeout = 50; SELECT pg_sleep(1)")
 
@@ -101,3 +109,98 @@ def test_a_cut_connection_is_replaced_and_a_sound_one_not_checked_first(monkeypa
     assert connection.connection.info.backend_pid != old_pid
     client = Client(raise_request_exception=False)
     assert client.get(reverse("games:game-list")).status_code == 200
+
+
+class FreezableProxy:
+    """A TCP path to the database that can freeze: connections stay open, bytes are
+    taken in and held, nothing is answered (a stopped server behind a live kernel)."""
+
+    def __init__(self, host, port):
+        self.target = (host, int(port))
+        self.frozen = threading.Event()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.sockets = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(self.target)
+            self.sockets += [client, server]
+            for source, sink in ((client, server), (server, client)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    def _pipe(self, source, sink):
+        try:
+            while data := source.recv(65536):
+                while self.frozen.is_set():
+                    time.sleep(0.02)
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+
+    def close(self):
+        self.frozen.clear()
+        self.listener.close()
+        for end in self.sockets:
+            with contextlib.suppress(OSError):
+                end.close()
+
+
+@contextmanager
+def database_behind(proxy_factory):
+    original = dict(connection.settings_dict)
+    connection.close()
+    proxy = proxy_factory(original["HOST"] or "127.0.0.1", original["PORT"] or 5432)
+    connection.settings_dict.update(HOST="127.0.0.1", PORT=str(proxy.port))
+    try:
+        yield proxy
+    finally:
+        connection.close()
+        proxy.close()
+        connection.settings_dict.clear()
+        connection.settings_dict.update(original)
+
+
+def timed(client, url):
+    started = time.perf_counter()
+    response = client.get(url)
+    return response, time.perf_counter() - started
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_database_that_hangs_is_a_503_within_seconds_and_db_free_pages_answer(settings, seed):
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite has no server to hang")
+    settings.DB_CLIENT_TIMEOUT_SECONDS = 1.5
+    settings.HEALTHZ_DB_TIMEOUT_SECONDS = 0.5
+    client = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE="en")
+    catalogue = reverse("games:game-list")
+    with database_behind(FreezableProxy) as proxy:
+        assert client.get(catalogue).status_code == 200  # a warm connection
+        proxy.frozen.set()
+        page, page_took = timed(client, catalogue)
+        setup, setup_took = timed(client, reverse("paletti:setup"))  # needs no database
+        connection.close()
+        proxy.frozen.clear()
+        assert client.get(reverse("healthz")).status_code == 200  # warm again
+        proxy.frozen.set()
+        health, health_took = timed(client, reverse("healthz"))
+        connection.close()
+        proxy.frozen.clear()
+        back = client.get(catalogue)
+    assert page.status_code == 503
+    assert int(page["Retry-After"]) > 0
+    assert page_took < 3, page_took
+    assert (setup.status_code, setup_took < 1) == (200, True), setup_took
+    assert health.status_code == 503
+    assert health_took < 1.5, health_took
+    assert back.status_code == 200

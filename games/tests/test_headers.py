@@ -78,3 +78,39 @@ def test_hsts_is_a_year_by_default_configurable_and_preloads_only_when_asked():
     assert hsts_settings() == ["31536000", "False"]
     assert hsts_settings(DJANGO_HSTS_SECONDS="300") == ["300", "False"]
     assert hsts_settings(DJANGO_HSTS_PRELOAD="1") == ["31536000", "True"]
+
+
+def test_answers_refused_before_any_view_carry_the_policy_and_frame_options(client, settings):
+    settings.API_MAX_BODY_BYTES = 100
+    too_large = client.post(
+        reverse("api:paletti-match-list"), "x" * 200, content_type="application/json"
+    )
+    assert too_large.status_code == 413
+    nul = client.get(reverse("games:game-list"), {"q": "a\x00"})
+    assert nul.status_code == 400
+    for response in (too_large, nul):
+        assert directives(response["Content-Security-Policy"])["frame-ancestors"] == "'none'"
+        assert response["X-Frame-Options"] == "DENY"
+
+
+def test_the_language_cookie_is_secure_and_same_site_in_production():
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    environment.update(
+        DJANGO_PRODUCTION="1",
+        DJANGO_SECRET_KEY="a-long-random-secret-for-tests-only-" + "k" * 40,
+        DJANGO_ALLOWED_HOSTS="ludo.example",
+        DJANGO_SETTINGS_MODULE="catalogue.settings",
+    )
+    code = (
+        "import django; django.setup(); from django.test import Client; "
+        "r = Client(HTTP_HOST='ludo.example').post('/i18n/setlang/', {'language': 'da'}, "
+        "secure=True); print(r.status_code, r.cookies['django_language'].output())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=environment, capture_output=True, text=True
+    )
+    status, cookie = out.stdout.strip().split(" ", 1)
+    assert status == "302", out.stderr
+    assert "django_language=da" in cookie
+    assert "Secure" in cookie
+    assert "SameSite=Lax" in cookie

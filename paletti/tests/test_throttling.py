@@ -64,7 +64,7 @@ def test_the_default_rates_let_a_class_of_30_behind_one_address_play(settings):
 
 def test_behind_a_proxy_each_client_is_counted_apart(settings):
     settings.PALETTI_THROTTLE_RATES = {"match-creation": "1/hour"}
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    settings.NUM_PROXIES = 1
     api = APIClient()
 
     def via_proxy(client):
@@ -81,3 +81,46 @@ def test_behind_a_proxy_each_client_is_counted_apart(settings):
         201,
         429,
     ]
+
+
+def test_a_client_cannot_choose_its_address_by_default(settings):
+    """Without DJANGO_NUM_PROXIES, X-Forwarded-For is the client's own writing: ignored."""
+    settings.PALETTI_THROTTLE_RATES = {"match-creation": "2/hour"}
+    api = APIClient()
+
+    def spoofing(forwarded):
+        return api.post(
+            reverse("api:paletti-match-list"),
+            TWO_PEOPLE,
+            format="json",
+            REMOTE_ADDR="203.0.113.7",
+            HTTP_X_FORWARDED_FOR=forwarded,
+        ).status_code
+
+    long_header = ", ".join(f"198.51.100.{n}" for n in range(1, 40))  # ~600 characters
+    codes = [spoofing("192.0.2.1"), spoofing("192.0.2.2"), spoofing("192.0.2.3")]
+    codes += [spoofing(long_header), spoofing("not an address"), spoofing("")]
+    assert codes == [201, 201, 429, 429, 429, 429]
+    assert Match.objects.count() == 2
+
+
+def test_behind_a_proxy_a_forged_entry_counts_as_the_proxy_saw_it(settings):
+    """Entries left of the ones trusted proxies appended are the client's: ignored, and a
+    value that is no address at all falls back to the socket's address, never a 500."""
+    settings.PALETTI_THROTTLE_RATES = {"match-creation": "1/hour"}
+    settings.NUM_PROXIES = 1
+    api = APIClient()
+
+    def via_proxy(forwarded):
+        return api.post(
+            reverse("api:paletti-match-list"),
+            TWO_PEOPLE,
+            format="json",
+            REMOTE_ADDR="10.9.9.9",
+            HTTP_X_FORWARDED_FOR=forwarded,
+        ).status_code
+
+    assert via_proxy("192.0.2.50, 192.0.2.1") == 201
+    assert via_proxy("192.0.2.51, 192.0.2.1") == 429  # the same client, another forgery
+    assert via_proxy("<script>") == 201  # counted as the proxy's own address
+    assert via_proxy("x" * 300) == 429

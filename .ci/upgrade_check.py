@@ -1,0 +1,145 @@
+"""Populate a database with one release, then check every page with the next one.
+
+    python .ci/upgrade_check.py populate   # run from the previous release's tree
+    python .ci/upgrade_check.py check      # run from this tree, after `migrate`
+
+`populate` uses only what the previous release offers (its models and services): games
+edited, a rule summary added and one changed, matches in play and finished. `check` asks
+for every page and API answer a visitor can reach over that data, each language, every
+match (read, and an action posted in each match still in play), and fails on any 5xx.
+"""
+
+import os
+import random
+import sys
+
+sys.path.insert(0, os.getcwd())  # the release whose code runs: the current directory's
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "catalogue.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+
+MATCHES_IN_PLAY = 6
+MATCHES_FINISHED = 2
+
+
+def populate():
+    from games.models import Game, RuleSummary
+    from paletti import engine, services
+
+    call_command("seed", verbosity=0)
+    for game in Game.objects.all():
+        game.principle = f"{game.principle}\n\nNotice revue par la ludothèque."
+        game.save()
+    alhambra = Game.objects.get(slug="alhambra")
+    RuleSummary.objects.update_or_create(
+        game=alhambra, language="en", defaults={"text": "## Goal\n\nBuild the finest palace."}
+    )
+    summary = RuleSummary.objects.filter(game__slug="villa-paletti").first()
+    summary.text += "\n\nRelu en décembre."
+    summary.save()
+    rng = random.Random(1)  # noqa: S311
+    seats = [services.SeatSpec("Ada"), services.SeatSpec("Robot", "bot", "easy")]
+    for n in range(MATCHES_IN_PLAY):
+        outcome = services.create_match(seats=seats, seed=100 + n)
+        for _ in range(n):  # some fresh, some a few turns in
+            outcome = _play_once(services, engine, outcome.match, rng)
+    people = [services.SeatSpec("Ada"), services.SeatSpec("Bo")]
+    finished = 0
+    for n in range(40):
+        outcome = services.create_match(seats=people, seed=200 + n)
+        for _ in range(400):
+            if outcome.state.rules["phase"] == "over":
+                finished += 1
+                break
+            outcome = _play_once(services, engine, outcome.match, rng)
+        if finished == MATCHES_FINISHED:
+            break
+    print(
+        f"populated: {Game.objects.count()} games, {MATCHES_IN_PLAY} matches in play, "
+        f"{finished} finished"
+    )
+    if finished < MATCHES_FINISHED:
+        sys.exit("could not finish the matches to upgrade")
+
+
+def _play_once(services, engine, match, rng):
+    match = services.get_match(match.pk)
+    state = services.load_state(match)
+    action = engine.choose_action(state, "easy", rng)
+    return services.play(match=match, version=match.version, action=action)
+
+
+def check():
+    from django.conf import settings
+    from django.test import Client
+    from django.urls import reverse
+    from django.utils import translation
+
+    from games.models import Game
+    from paletti.models import Match, MatchStatus
+
+    client = Client(raise_request_exception=False)
+    answers = []
+
+    def ask(url, method="get", **kwargs):
+        response = getattr(client, method)(url, **kwargs)
+        answers.append((response.status_code, method.upper(), url))
+        return response
+
+    games = list(Game.objects.prefetch_related("summaries"))
+    matches = list(Match.objects.all())
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            ask(reverse("games:home"))
+            ask(reverse("games:game-list"))
+            ask(reverse("games:game-list"), data={"q": "palais"})
+            ask(reverse("paletti:setup"))
+            ask(reverse("admin:login"))
+            for game in games:
+                ask(reverse("games:game-detail", kwargs={"slug": game.slug}))
+                ask(reverse("games:game-rules-compare", kwargs={"slug": game.slug}))
+                for summary in game.summaries.all():
+                    kwargs = {"slug": game.slug, "language": summary.language}
+                    ask(reverse("games:game-rules", kwargs=kwargs))
+            for match in matches:
+                ask(reverse("paletti:match", kwargs={"match_id": match.pk}))
+    ask(reverse("healthz"))
+    ask(reverse("api:game-list"))
+    ask(reverse("api:game-list"), data={"q": "palais"})
+    ask(reverse("api:game-suggest"), data={"q": "pal"})
+    ask(reverse("api:esar-list"))
+    for game in games:
+        ask(reverse("api:game-detail", kwargs={"slug": game.slug}))
+        ask(reverse("api:game-rules", kwargs={"slug": game.slug}))
+    played = 0
+    for match in matches:
+        state = ask(reverse("api:paletti-match-detail", kwargs={"match_id": match.pk}))
+        if match.status != MatchStatus.PLAYING or state.status_code != 200:
+            continue
+        body = state.json()
+        if body.get("legal_actions"):
+            url = reverse("api:paletti-match-actions", kwargs={"match_id": match.pk})
+            action = {"version": body["version"], "action": body["legal_actions"][0]}
+            ask(url, "post", data=action, content_type="application/json")
+            played += 1
+    errors = [answer for answer in answers if answer[0] >= 500]
+    unhealthy = [answer for answer in answers if answer[2] == reverse("healthz")][0][0] != 200
+    counts = {}
+    for code, _method, _url in answers:
+        counts[code] = counts.get(code, 0) + 1
+    print(
+        f"checked {len(answers)} answers after the upgrade: {dict(sorted(counts.items()))}; "
+        f"{len(matches)} matches read, an action posted in {played}"
+    )
+    for answer in errors:
+        print("  5xx:", *answer)
+    if errors or unhealthy:
+        sys.exit("the upgraded site answers errors" if errors else "/healthz is not 200")
+
+
+if __name__ == "__main__":
+    {"populate": populate, "check": check}[sys.argv[1]]()
