@@ -55,7 +55,15 @@ from .rules import (
     placement_range,
 )
 from .setup import SetupError, default_setup, random_setup, validate_setup
-from .store import load, replay, snapshot, snapshot_and_hash, state_hash, state_to_json
+from .store import (
+    OutdatedSnapshot,
+    load,
+    replay,
+    snapshot,
+    snapshot_and_hash,
+    state_hash,
+    state_to_json,
+)
 
 __all__ = [
     "COLUMN_COLOURS",
@@ -63,6 +71,7 @@ __all__ = [
     "PLATFORM_COLOURS",
     "ActionResult",
     "IllegalAction",
+    "OutdatedSnapshot",
     "SetupError",
     "State",
     "apply_action",

@@ -9,10 +9,11 @@ snapshot), with its own gesture but without frames and without the hand's chance
 player cannot foresee.
 """
 
+import math
 import random
 
 from .pieces import COLUMN_HEIGHT, COLUMNS, PLATFORM_LENGTHS
-from .rules import IllegalAction, State, apply_action, lane_spans, legal_actions
+from .rules import IllegalAction, State, apply_action, legal_actions
 
 LEVELS = ("easy", "careful")
 # The careful bot thinks in simulations, not seconds, so that its choice depends only on
@@ -325,11 +326,15 @@ class _Careful:
         return best or preferred[0]
 
     def clearance(self, action: dict) -> float:
-        """Gap (mm) between a placed column and its nearest neighbour in the lane."""
-        half = COLUMNS[action["column"]].width / 2
+        """Gap (mm) between a placed column's foot and its nearest neighbour's on top."""
+        rules = self.state.rules
+        platform = rules["platforms"][rules["laid"] - 1]
+        x, z = platform["x"] + action["x"], platform["z"] + action["z"]
+        r = COLUMNS[action["column"]].width / 2
         gaps = [
-            max(left - (action["x"] + half), (action["x"] - half) - right)
-            for left, right, _ in lane_spans(self.state.rules, action["lane"])
+            math.hypot(c["x"] - x, c["z"] - z) - r - COLUMNS[c["id"]].width / 2
+            for c in rules["columns"]
+            if c["where"] == "platform" and c["level"] == rules["laid"]
         ]
         return min(gaps, default=float("inf"))
 

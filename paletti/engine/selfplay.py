@@ -6,7 +6,7 @@ import time
 from dataclasses import asdict, dataclass
 
 from .bots import choose_action
-from .physics import HOLD_TOLERANCE, World
+from . import statics
 from .pieces import PLATFORM_COLOURS
 from .rules import State, apply_action, level_name, new_match
 from .store import state_hash
