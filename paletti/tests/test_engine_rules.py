@@ -134,7 +134,7 @@ def test_the_claimant_may_not_place_on_the_platform_they_laid(make_table):
     state = table.state
     rules = copy.deepcopy(state.rules)
     rules.update(turn=claimant, to_act=claimant, phase="move", turn_colour=None)
-    claimant_state = type(state)(rules, state.blob, state.physics)
+    claimant_state = type(state)(rules)
     assert not [a for a in legal_actions(claimant_state) if a["type"] == "touch"]
     column = next(
         c["id"]
@@ -303,7 +303,7 @@ def test_nothing_is_accepted_after_the_end(table):
     state = table.state
     rules = copy.deepcopy(state.rules)
     _finish(rules, "no_moves", [])
-    over = type(state)(rules, state.blob, state.physics)
+    over = type(state)(rules)
     assert legal_actions(over) == []
     with pytest.raises(IllegalAction) as error:
         apply_action(over, {"type": "ask_platform"})
@@ -354,7 +354,7 @@ def test_three_players_last_neutral_column_of_a_level_stays(make_table):
     ids = [c["id"] for c in rules["columns"] if c["colour"] == neutral]
     for column_id in ids[1:]:
         rules["columns"][column_id]["where"] = "out"
-    state = type(table.state)(rules, table.state.blob, table.state.physics)
+    state = type(table.state)(rules)
     assert not [a for a in legal_actions(state) if a["type"] == "touch" and a["column"] == ids[0]]
     with pytest.raises(IllegalAction) as error:
         apply_action(state, {"type": "touch", "column": ids[0]})

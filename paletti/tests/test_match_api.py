@@ -347,7 +347,9 @@ def test_claim_declined_then_the_platform_is_laid(api):
     state = answer["state"]
     assert "claim_unchallenged" in [e["code"] for e in answer["events"]]
     assert state["turn"] == claimant and "lay_platform" in kinds(state)
-    laid = post_action(api, match_id, state["version"], first(state, "lay_platform")).json()
+    lays = [a for a in state["legal_actions"] if a["type"] == "lay_platform"]
+    middle = min(lays, key=lambda a: abs(a["x"]))
+    laid = post_action(api, match_id, state["version"], middle).json()
     assert "platform_laid" in [e["code"] for e in laid["events"]]
     assert laid["state"]["platforms"][1]["laid"] is True
 
