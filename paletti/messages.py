@@ -36,6 +36,10 @@ COLUMN_KINDS = {
 }
 
 STALE_VERSION = gettext_lazy("The match has moved on since this action was chosen; reload it.")
+OUTDATED_MATCH = gettext_lazy(
+    "This match was played with an earlier version of the game and can no longer be "
+    "continued. Start a new one."
+)
 PLAYER_COUNT = gettext_lazy("Villa Paletti is played by 2 to 4 players.")
 NEED_A_PERSON = gettext_lazy("At least one player must be a person.")
 PERSON_HAS_NO_LEVEL = gettext_lazy("Only a bot has a level.")

@@ -11,6 +11,7 @@ from .engine.pieces import (
     LANES,
     PLATFORM_LENGTHS,
 )
+from . import services
 from .models import Match
 
 MAX_PLAYERS = 4
@@ -54,4 +55,8 @@ def _arrangement() -> dict:
 
 @ensure_csrf_cookie
 def match(request, match_id):
-    return render(request, "paletti/match.html", {"match": get_object_or_404(Match, pk=match_id)})
+    match = get_object_or_404(Match, pk=match_id)
+    if not services.playable(match):
+        # Stored by an earlier engine: say so, rather than a page that cannot load it.
+        return render(request, "paletti/outdated.html", {"match": match}, status=410)
+    return render(request, "paletti/match.html", {"match": match})

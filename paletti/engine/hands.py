@@ -47,7 +47,7 @@ GRIP_OFFSET = 20.0
 # (1 - steadiness) (a person's spread grows with the speed of the movement). Estimate: a
 # careless pull at 400 mm/s with steadiness 0.5 wavers about 1 mm; a careful one at
 # 50 mm/s and 0.95, 0.01 mm.
-WAVER = 0.005
+WAVER = 0.05
 # Jerks along the pull: its speed varies by up to this fraction of itself, times
 # (1 - steadiness). Estimate.
 JERK = 0.8

@@ -110,6 +110,9 @@ class Run:
     reason: str = ""
     piece: str | None = None
     sign: float = 0.0  # which way along the plane it went (+1 / -1)
+    # Per tracked body: how far its centre of mass went along the plane, least, most and
+    # last, from where it started, while tracked (Scene.tracking).
+    excursions: dict = field(default_factory=dict)
 
 
 class Scene:
@@ -125,6 +128,9 @@ class Scene:
         self.pieces: dict[str, Piece] = {}
         self.base = (base_from, base_to, base_top)
         self.floor: dict[str, float] = {}
+        # Bodies whose centre of mass is followed along the plane, and whether it is now.
+        self.tracked: set[str] = set()
+        self.tracking = True
         static = space.static_body
         table = pymunk.Poly(
             static,
@@ -230,6 +236,7 @@ class Scene:
         watch = set(self.bodies) if watch is None else watch
         if record:
             run.frames.append((0.0, dict(starts)))
+        centres = {key: self.centre_of_mass(key) for key in self.tracked}
         quiet = 0.0
         steps = 0
         limit = int(round(max_time / STEP))
@@ -243,6 +250,12 @@ class Scene:
             poses = {key: self.pose(key) for key in self.bodies}
             if record:
                 run.frames.append((steps * STEP, poses))
+            if self.tracking:
+                for key, start in centres.items():
+                    if key in self.bodies:
+                        moved = self.centre_of_mass(key) - start
+                        low, high, _ = run.excursions.get(key, (moved, moved, moved))
+                        run.excursions[key] = (min(low, moved), max(high, moved), moved)
             if not run.collapsed:
                 failure = self._failure(poses, watch)
                 if failure is not None:
@@ -278,6 +291,11 @@ class Scene:
             else:
                 track.end = pose
         return run
+
+    def centre_of_mass(self, key: str) -> float:
+        """Where a body's centre of mass is along the plane."""
+        body = self.bodies[key]
+        return body.local_to_world(body.center_of_gravity).x
 
     def _failure(self, poses: dict, watch: set[str]):
         base_from, base_to, base_top = self.base

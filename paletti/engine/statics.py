@@ -66,6 +66,11 @@ class Interface:
     centre: tuple[float, float]
     margin: float
     direction: tuple[float, float] | None = None
+    region: list = field(default_factory=list, repr=False)  # the hull it rests on
+
+    def margin_if_moved(self, dx: float, dz: float) -> float:
+        """The margin the load would have with its centre moved by (dx, dz)."""
+        return margin((self.centre[0] + dx, self.centre[1] + dz), self.region)[0]
 
 
 @dataclass
@@ -301,7 +306,7 @@ def analyse(columns: list[Column], platforms: list[Platform]) -> Stability:
                 disc(column.x, column.z, column.radius), disc(below.x, below.z, below.radius)
             )
         value, direction = margin((x, z), region)
-        result.interfaces.append(Interface(f"c{column.id}", mass, (x, z), value, direction))
+        result.interfaces.append(Interface(f"c{column.id}", mass, (x, z), value, direction, region))
 
     # Platforms, from the top down: each with everything above it, on the columns under it.
     above: list[tuple[float, float, float]] = []
@@ -323,7 +328,7 @@ def analyse(columns: list[Column], platforms: list[Platform]) -> Stability:
                 supports.append((column, contact))
         region = hull([p for _, contact in supports for p in contact])
         value, direction = margin(centre, region)
-        result.interfaces.append(Interface(f"p{index}", mass, centre, value, direction))
+        result.interfaces.append(Interface(f"p{index}", mass, centre, value, direction, region))
         points = [centroid(contact) for _, contact in supports]
         for (column, _), load in zip(supports, shares(mass, centre, points), strict=True):
             result.loads[column.id] = result.loads.get(column.id, 0.0) + load
@@ -349,7 +354,7 @@ def analyse(columns: list[Column], platforms: list[Platform]) -> Stability:
             else []
         )
         value, direction = margin((x, z), region)
-        result.interfaces.append(Interface(f"c{column.id}", mass, (x, z), value, direction))
+        result.interfaces.append(Interface(f"c{column.id}", mass, (x, z), value, direction, region))
     return result
 
 

@@ -50,6 +50,11 @@ def snapshot_and_hash(state: State) -> tuple[bytes, str]:
     return SNAPSHOT_MAGIC + zlib.compress(rules, COMPRESSION_LEVEL), _hash(rules)
 
 
+def outdated(data: bytes) -> bool:
+    """Whether snapshot bytes (their first few are enough) come from an earlier engine."""
+    return bytes(data[: len(SNAPSHOT_MAGIC)]).startswith(OUTDATED_MAGICS)
+
+
 def load(data: bytes) -> State:
     """A state from `snapshot` bytes; OutdatedSnapshot for an earlier engine's."""
     data = bytes(data)

@@ -224,7 +224,14 @@ def _square_extent(plane: Plane, x: float, z: float, half: float) -> tuple[float
 # -- a fall ------------------------------------------------------------------------------
 
 
-def fall(rules: dict, *, record: bool, t0: float = 0.0, kick: dict | None = None) -> Outcome:
+def fall(
+    rules: dict,
+    *,
+    record: bool,
+    t0: float = 0.0,
+    kick: dict | None = None,
+    swing: tuple | None = None,
+) -> Outcome:
     """The villa comes down: simulated in the vertical plane through the part that gave
     way, along the way it tips. The pieces' final places are written into the rules.
 
@@ -237,7 +244,11 @@ def fall(rules: dict, *, record: bool, t0: float = 0.0, kick: dict | None = None
         velocities = kick["velocities"]
         failing = None
     else:
-        direction = weakest.direction or (1.0, 0.0)
+        if swing is not None:
+            weakest = next(i for i in stability.interfaces if i.piece == swing[0])
+            direction = swing[1]
+        else:
+            direction = weakest.direction or (1.0, 0.0)
         plane = Plane(weakest.centre[0], weakest.centre[1], *direction)
         velocities = {}
         failing = weakest
@@ -301,7 +312,7 @@ def fall(rules: dict, *, record: bool, t0: float = 0.0, kick: dict | None = None
     piece = failing.piece if failing is not None else kick.get("piece")
     direction = (plane.dx, plane.dz) if kick is None else kick["direction"]
     collapse = {
-        "reason": kick.get("reason", "tipped") if kick else "tipped",
+        "reason": kick.get("reason", "tipped") if kick else ("rocked" if swing else "tipped"),
         "piece": piece,
         "direction": statics.tip_direction_name(direction),
         "margin": round(weakest.margin, 1) if weakest is not None else None,
@@ -354,12 +365,25 @@ def _stack_depth(rules: dict, column: dict) -> int:
     return depth
 
 
-def settle_after(rules: dict, *, record: bool, t0: float = 0.0) -> Outcome:
-    """After a change that moves nothing by itself (a column lifted off the top, put back,
-    a platform laid): the statics decide, and a villa that no longer stands falls."""
-    if analyse(rules).stands:
-        return Outcome()
-    return fall(rules, record=record, t0=t0)
+def settle_after(
+    rules: dict, *, record: bool, t0: float = 0.0, rocked: dict | None = None
+) -> Outcome:
+    """After a change or a motion: the statics decide, and a villa that no longer stands
+    falls. `rocked` ({piece: [(dx, dz)]}): how far a load's centre swung past where it came
+    to rest during the motion; a rigid load whose centre passes the edge of what it rests
+    on is past its balance and tips, even if it would stand where the motion left it."""
+    stability = analyse(rules)
+    if not stability.stands:
+        return fall(rules, record=record, t0=t0)
+    for piece, swings in (rocked or {}).items():
+        interface = next((i for i in stability.interfaces if i.piece == piece), None)
+        if interface is None:
+            continue
+        for dx, dz in swings:
+            if interface.margin_if_moved(dx, dz) < 0:
+                length = math.hypot(dx, dz)
+                return fall(rules, record=record, t0=t0, swing=(piece, (dx / length, dz / length)))
+    return Outcome()
 
 
 # -- a pull -------------------------------------------------------------------------------
@@ -502,6 +526,7 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
         if t >= duration:
             scene.space.remove(pin, hand, steady)
             scene.remove(key)
+            scene.tracking = True
             state["out"] = True
             state["t_out"] = t
             return False
@@ -511,6 +536,9 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
         return True
 
     watch = {platform_key(index)} | {column_key(c["id"]) for c in supports}
+    # The load's centre is followed once the column no longer holds it up.
+    scene.tracked = {platform_key(index)}
+    scene.tracking = False
     run = scene.run(duration + SETTLE_TIME, record=record, watch=watch, drive=drive)
     group = {platform_key(index): members}
     frames = _frames_from(run, plane, group, places, 0.0) if record else []
@@ -527,10 +555,29 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
         out.steps += run.steps
         return out
     _apply_planar(rules, run, plane, platform_key(index), members, supports)
-    out = settle_after(rules, record=record, t0=frames[-1]["t"] if frames else 0.0)
+    out = settle_after(
+        rules,
+        record=record,
+        t0=frames[-1]["t"] if frames else 0.0,
+        rocked=_rocking(run, plane, platform_key(index)),
+    )
     out.frames = frames + out.frames
     out.steps += run.steps
     return out
+
+
+def _rocking(run, plane: Plane, key: str) -> dict:
+    """How far, beyond where it came to rest, the load's centre swung along the plane
+    while the motion went on: {piece: [(dx, dz), ...]} for `settle_after`."""
+    excursion = run.excursions.get(key)
+    if excursion is None:
+        return {}
+    low, high, last = excursion
+    swings = []
+    for swing in (high - last, low - last):
+        if abs(swing) > 1e-6:
+            swings.append((swing * plane.dx, swing * plane.dz))
+    return {key: swings}
 
 
 def _apply_planar(rules, run, plane: Plane, platform: str, members, supports) -> None:

@@ -4,7 +4,7 @@ from datetime import timedelta
 
 from django.core.management.base import BaseCommand, CommandError
 
-from paletti.services import remove_old_matches
+from paletti.services import remove_old_matches, remove_outdated_matches
 
 
 class Command(BaseCommand):
@@ -17,6 +17,11 @@ class Command(BaseCommand):
         parser.add_argument("--idle-hours", type=float, default=24.0)
         parser.add_argument("--finished-days", type=float, default=90.0)
         parser.add_argument("--dry-run", action="store_true", help="count, delete nothing")
+        parser.add_argument(
+            "--outdated",
+            action="store_true",
+            help="also delete the matches stored by an earlier engine (no longer playable)",
+        )
 
     def handle(self, *args, **options):
         if options["idle_hours"] <= 0 or options["finished_days"] < 0:
@@ -31,3 +36,6 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{verb} {result.abandoned} abandoned and {result.finished} old finished match(es)"
         )
+        if options["outdated"]:
+            count = remove_outdated_matches(dry_run=options["dry_run"])
+            self.stdout.write(f"{verb} {count} match(es) stored by an earlier engine")
