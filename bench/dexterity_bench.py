@@ -16,8 +16,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from paletti.engine import apply_action, choose_action, legal_actions, new_match  # noqa: E402
-from paletti.engine import villa  # noqa: E402
+from paletti.engine import (  # noqa: E402
+    apply_action,
+    choose_action,
+    legal_actions,
+    new_match,
+    villa,  # noqa: E402
+)
 from paletti.engine.rules import placement_range  # noqa: E402
 
 # The bands of the play page's load gauge (static/js/paletti*.js), in grams.

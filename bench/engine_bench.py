@@ -20,9 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from paletti.engine.physics import FRAME_STEPS, STEP, World, column_key, platform_key  # noqa: E402
+
 from paletti.engine import apply_action, choose_action, new_match, snapshot  # noqa: E402
 from paletti.engine.hands import Gesture, PullDriver, platform_end  # noqa: E402
-from paletti.engine.physics import FRAME_STEPS, STEP, World, column_key, platform_key  # noqa: E402
 from paletti.engine.store import SNAPSHOT_MAGIC  # noqa: E402
 
 REPEATS = 15

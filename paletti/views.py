@@ -3,6 +3,7 @@
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from . import services
 from .engine import COLUMNS, default_setup
 from .engine.pieces import (
     BASE_LENGTH,
@@ -11,7 +12,6 @@ from .engine.pieces import (
     LANES,
     PLATFORM_LENGTHS,
 )
-from . import services
 from .models import Match
 
 MAX_PLAYERS = 4

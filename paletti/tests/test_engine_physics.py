@@ -2,8 +2,7 @@
 
 import pytest
 
-from paletti.engine import COLUMNS, IllegalAction, default_setup, new_match, placement_range
-from paletti.engine import villa
+from paletti.engine import COLUMNS, IllegalAction, default_setup, new_match, placement_range, villa
 from paletti.engine.pieces import PLATFORM_MASSES
 from paletti.tests.setups import lopsided_setup
 

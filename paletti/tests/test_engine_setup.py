@@ -11,8 +11,8 @@ from paletti.engine import (
     new_match,
     random_setup,
     validate_setup,
+    villa,
 )
-from paletti.engine import villa
 from paletti.engine.pieces import (
     BASE_LENGTH,
     COLUMN_COLOURS,
