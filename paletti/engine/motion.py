@@ -210,11 +210,11 @@ class Scene:
         self.space.remove(*constraints, body, *body.shapes)
 
     def pose(self, key: str) -> tuple[float, float, float]:
-        """(s, y, angle) of a body's shape centre (not its centre of mass, which a lump moves)."""
+        """(s, y, angle) of a body's box centre: the body's origin (its centre of mass lies
+        elsewhere when it carries lumps)."""
         body = self.bodies[key]
-        piece = self.pieces[key]
-        centre = body.local_to_world(_shape_offset(body, piece))
-        return (centre.x, centre.y, body.angle)
+        position = body.position
+        return (position.x, position.y, body.angle)
 
     def run(
         self,
@@ -318,16 +318,3 @@ class Scene:
                 if y < self.floor.get(key, -math.inf):
                     return "platform_dropped", key, sign
         return None
-
-
-def _shape_offset(body: pymunk.Body, piece: Piece) -> tuple[float, float]:
-    """The box's centre in the body's frame: the body's centre of gravity is shifted by
-    any lump it carries."""
-    shape = next(iter(body.shapes))
-    if isinstance(shape, pymunk.Poly):
-        vertices = shape.get_vertices()
-        return (
-            sum(v.x for v in vertices) / len(vertices),
-            sum(v.y for v in vertices) / len(vertices),
-        )
-    return (0.0, 0.0)

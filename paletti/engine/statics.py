@@ -94,13 +94,25 @@ class Stability:
 # -- plane geometry -------------------------------------------------------------------
 
 
+_UNIT_CIRCLE = [
+    (math.cos(2 * math.pi * k / DISC_POINTS), math.sin(2 * math.pi * k / DISC_POINTS))
+    for k in range(DISC_POINTS)
+]
+
+
 def disc(x: float, z: float, radius: float) -> list[tuple[float, float]]:
     """A disc as a convex polygon, counter-clockwise."""
-    step = 2 * math.pi / DISC_POINTS
-    return [
-        (x + radius * math.cos(k * step), z + radius * math.sin(k * step))
-        for k in range(DISC_POINTS)
-    ]
+    return [(x + radius * c, z + radius * s) for c, s in _UNIT_CIRCLE]
+
+
+def foot_on_board(x: float, z: float, radius: float, bx: float, bz: float, half: float) -> list:
+    """The part of a column's foot on a square board: the whole disc when it lies within
+    the board (no clipping needed), else the disc clipped to it (empty if apart)."""
+    if abs(x - bx) + radius <= half and abs(z - bz) + radius <= half:
+        return disc(x, z, radius)
+    if abs(x - bx) - radius >= half or abs(z - bz) - radius >= half:
+        return []
+    return clip(disc(x, z, radius), square(bx, bz, half))
 
 
 def square(x: float, z: float, half: float) -> list[tuple[float, float]]:
@@ -310,6 +322,7 @@ def analyse(columns: list[Column], platforms: list[Platform]) -> Stability:
 
     # Platforms, from the top down: each with everything above it, on the columns under it.
     above: list[tuple[float, float, float]] = []
+    carrying: set[int] = set()
     top = max(plates, default=-1)
     for index in range(top, -1, -1):
         plate = plates.get(index)
@@ -318,14 +331,14 @@ def analyse(columns: list[Column], platforms: list[Platform]) -> Stability:
         standing = [c for c in columns if c.level == index + 1 and c.on is None]
         parts = [(plate.mass, plate.x, plate.z)] + [stack_of(c) for c in standing] + above
         mass, centre = _combined(parts)
-        board = square(plate.x, plate.z, plate.half)
         supports = []
         for column in columns:
             if column.level != index or column.on is not None:
                 continue
-            contact = clip(disc(column.x, column.z, column.radius), board)
+            contact = foot_on_board(column.x, column.z, column.radius, plate.x, plate.z, plate.half)
             if len(contact) >= 3:
                 supports.append((column, contact))
+                carrying.add(column.id)
         region = hull([p for _, contact in supports for p in contact])
         value, direction = margin(centre, region)
         result.interfaces.append(Interface(f"p{index}", mass, centre, value, direction, region))
@@ -335,21 +348,13 @@ def analyse(columns: list[Column], platforms: list[Platform]) -> Stability:
         above = [(mass, centre[0], centre[1])]
 
     # A column carrying no platform stands on the part of its foot on its platform.
-    carrying = {
-        c.id
-        for index, plate in plates.items()
-        for c in columns
-        if c.level == index
-        and c.on is None
-        and clip(disc(c.x, c.z, c.radius), square(plate.x, plate.z, plate.half))
-    }
     for column in columns:
         if column.on is not None or column.id in carrying or column.level == 0:
             continue
         under = plates.get(column.level - 1)
         mass, x, z = stack_of(column)
         region = (
-            clip(disc(column.x, column.z, column.radius), square(under.x, under.z, under.half))
+            foot_on_board(column.x, column.z, column.radius, under.x, under.z, under.half)
             if under is not None
             else []
         )

@@ -179,9 +179,15 @@ def _frames_from(run, plane: Plane, members: dict, rules_pieces: dict, t0: float
     body itself among them). `rules_pieces`: piece key -> its (x, z) at the start."""
     frames = []
     last: dict = {}
+    seen: dict = {}
     for t, poses in run.frames:
         front, side = {}, {}
         for body_key, (s, y, angle) in poses.items():
+            # A body that has not moved by a drawn amount moves none of its pieces.
+            drawn = (round(s * POS_SCALE), round(y * POS_SCALE), round(angle * ANGLE_SCALE))
+            if seen.get(body_key) == drawn:
+                continue
+            seen[body_key] = drawn
             group = members.get(body_key, [(body_key, None, None)])
             start = run.tracks[body_key].start if body_key in run.tracks else (s, y, angle)
             c, n = math.cos(angle - start[2]), math.sin(angle - start[2])
