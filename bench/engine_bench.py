@@ -56,7 +56,7 @@ def _plain_run(self, max_time, *, record, watch=None, drive=None, stop_on_collap
             self.space.step(motion.STEP)
         steps += motion.FRAME_STEPS
     run = motion.Run(steps=steps)
-    for key, body in self.bodies.items():
+    for key in self.bodies:
         pose = self.pose(key)
         run.tracks[key] = motion.Track(pose, pose)
     return run
@@ -120,7 +120,7 @@ def main() -> None:
             copy_of, column, 10.0, 0.0, None, Gesture(150, 0.6), chance, record=True
         )
 
-    ratios = [_compare("pull (load %.0f g)" % loads[column], pull_call)]
+    ratios = [_compare(f"pull (load {loads[column]:.0f} g)", pull_call)]
     ratios.append(_compare("placement", place_call))
     worst = max(ratios)
     print(

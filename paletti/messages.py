@@ -110,6 +110,16 @@ COLLAPSE_REASONS = {
     "platform_tilted": gettext_lazy("a platform tilted too far"),
     "platform_dropped": gettext_lazy("a platform dropped"),
     "column_fell": gettext_lazy("a column fell over"),
+    "tipped": gettext_lazy("its load passed the edge of what held it"),
+    "rocked": gettext_lazy("it rocked past its balance"),
+}
+
+# Which way a collapse went, as a player sees the villa (the engine's "direction").
+COLLAPSE_DIRECTIONS = {
+    "left": gettext_lazy("It fell to the left."),
+    "right": gettext_lazy("It fell to the right."),
+    "front": gettext_lazy("It fell towards the front."),
+    "back": gettext_lazy("It fell towards the back."),
 }
 
 
@@ -284,6 +294,11 @@ _EVENT_TEXTS = {
         "reason": COLLAPSE_REASONS.get(p.get("reason"), p.get("reason") or ""),
         "name": _seat_name(names, p.get("by")),
     }
+    + (
+        " " + str(COLLAPSE_DIRECTIONS[p["direction"]])
+        if p.get("direction") in COLLAPSE_DIRECTIONS
+        else ""
+    )
     + (
         " " + _("It fell towards the front or the back: the drawing seen from the side shows it.")
         if p.get("view") == "side"

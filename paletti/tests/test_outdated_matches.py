@@ -8,6 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from paletti import services
@@ -29,11 +30,20 @@ def outdated():
     return Match.objects.get(pk=match.pk)
 
 
-def test_the_page_of_an_outdated_match_says_it_can_no_longer_be_played(client, outdated):
-    response = client.get(reverse("paletti:match", kwargs={"match_id": outdated.pk}))
+@pytest.mark.parametrize(
+    "language, words",
+    [("en", "can no longer be played"), ("fr", "ne peut plus être jouée"), ("pl", "nie można")],
+)
+def test_the_page_of_an_outdated_match_says_it_can_no_longer_be_played(
+    client, outdated, language, words
+):
+    with translation.override(language):
+        url = reverse("paletti:match", kwargs={"match_id": outdated.pk})
+        setup = reverse("paletti:setup")
+    response = client.get(url)
     assert response.status_code == 410
-    assert "can no longer be played" in response.content.decode()
-    assert reverse("paletti:setup") in response.content.decode()
+    assert words in response.content.decode()
+    assert setup in response.content.decode()
 
 
 def test_the_api_answers_410_for_an_outdated_match_and_changes_nothing(outdated):
