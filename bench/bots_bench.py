@@ -74,9 +74,8 @@ def main(matches: int = 40) -> None:
     careful, easy, nobody = record(matches)
     share = careful / matches
     print(f"careful against easy, {matches} two-player matches, seats alternating:")
-    print(
-        f"  careful won {careful}, easy won {easy}, no winner {nobody}: {share:.0%} (target >= 70 %)"
-    )
+    print(f"  careful won {careful}, easy won {easy}, no winner {nobody}: {share:.0%}")
+    print("  (target: the careful bot wins >= 70 %)")
     per_request, per_decision = requests(max(4, matches // 4))
     for name, values, target in (
         ("per request, three careful bots", per_request, "p95 <= 0.5 s"),

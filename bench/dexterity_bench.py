@@ -17,11 +17,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from paletti.engine import (  # noqa: E402
+    IllegalAction,
     apply_action,
     choose_action,
     legal_actions,
     new_match,
-    villa,  # noqa: E402
+    villa,
 )
 from paletti.engine.rules import placement_range  # noqa: E402
 
@@ -64,10 +65,13 @@ def pulled(state, column, hand) -> tuple[bool, object]:
     return after.rules["collapse"] is not None, after
 
 
-def placed(state, spot, hand) -> bool:
+def placed(state, spot, hand) -> tuple[bool, bool]:
+    """(the villa collapsed, the build failed: the column fell over or off, or collapsed)."""
     action = {"type": "place", **spot, **hand}
-    after = apply_action(state, action, record=False).state
-    return after.rules["collapse"] is not None
+    result = apply_action(state, action, record=False)
+    collapsed = result.state.rules["collapse"] is not None
+    failed = collapsed or any(e["code"] == "placement_failed" for e in result.events)
+    return collapsed, failed
 
 
 def rate(hits: list) -> str:
@@ -79,6 +83,7 @@ def main(pairs: int = 200) -> int:
     heavy = {"careful": [], "careless": []}
     under_ten = []
     placements = {"gentle": [], "hurried": [], "middle": [], "edge": []}
+    failures = {"gentle": [], "hurried": [], "middle": [], "edge": []}
     for state, column in sample_states(pairs):
         load = villa.column_load(state.rules, column)
         band = next(name for low, high, name in BANDS if low <= load < high)
@@ -98,15 +103,19 @@ def main(pairs: int = 200) -> int:
         edge = {"x": high, "z": 0.0}
         for where, spot in (("middle", middle), ("edge", edge)):
             try:
-                placements[where].append(placed(holding, spot, GENTLE))
-            except Exception:  # noqa: BLE001 - a spot taken by another column: skip it
-                pass
+                collapsed, failed = placed(holding, spot, GENTLE)
+            except IllegalAction:  # a spot taken by another column: skip it
+                continue
+            placements[where].append(collapsed)
+            failures[where].append(failed)
         for how, hand in (("gentle", GENTLE), ("hurried", HURRIED)):
             for spot in (middle, edge):
                 try:
-                    placements[how].append(placed(holding, spot, hand))
-                except Exception:  # noqa: BLE001
-                    pass
+                    collapsed, failed = placed(holding, spot, hand)
+                except IllegalAction:
+                    continue
+                placements[how].append(collapsed)
+                failures[how].append(failed)
     print(f"Pulls from {pairs} states sampled from careful self-play (seeds from {FIRST_SEED}):")
     print(f"{'load band':<12} {'careful (50 mm/s, 0.97)':<26} {'careless (400 mm/s, 0.5)':<26}")
     for _, _, name in BANDS:
@@ -120,9 +129,14 @@ def main(pairs: int = 200) -> int:
     )
     small = sum(under_ten) / max(1, len(under_ten))
     print(f"careful pull of a column bearing < 10 g: {rate(under_ten)} (target < 5 %)")
-    print("Placements (the same held column, the same dice):")
+    print("Placements (the same held column, the same dice): collapses, and failed builds")
+    print("(the column fell over or off, or the villa collapsed)")
     for name in ("gentle", "hurried", "middle", "edge"):
-        print(f"  {name:<8} {rate(placements[name])}")
+        print(f"  {name:<8} collapses {rate(placements[name])}   failed {rate(failures[name])}")
+    gentle_failed = sum(failures["gentle"]) / max(1, len(failures["gentle"]))
+    hurried_failed = sum(failures["hurried"]) / max(1, len(failures["hurried"]))
+    failed_ratio = hurried_failed / gentle_failed if gentle_failed else float("inf")
+    print(f"failed builds, hurried / gentle = {failed_ratio:.2f}")
     gentle = sum(placements["gentle"]) / max(1, len(placements["gentle"]))
     hurried = sum(placements["hurried"]) / max(1, len(placements["hurried"]))
     place_ratio = hurried / gentle if gentle else float("inf")

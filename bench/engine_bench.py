@@ -123,9 +123,8 @@ def main() -> None:
     ratios = [_compare(f"pull (load {loads[column]:.0f} g)", pull_call)]
     ratios.append(_compare("placement", place_call))
     worst = max(ratios)
-    print(
-        f"worst ratio {worst:.2f} (target <= {TARGET_RATIO}): {'met' if worst <= TARGET_RATIO else 'NOT met'}"
-    )
+    verdict = "met" if worst <= TARGET_RATIO else "NOT met"
+    print(f"worst ratio {worst:.2f} (target <= {TARGET_RATIO}): {verdict}")
     start = time.perf_counter()
     for _ in range(200):
         load(snapshot(state))

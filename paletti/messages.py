@@ -228,6 +228,8 @@ _EVENT_TEXTS = {
     "placement_failed": lambda p, who, names: (
         _("%(column)s came to rest half off the platform: the build is given up.")
         if p.get("problem") == "off_platform"
+        else _("%(column)s fell over: the build has failed and it goes back.")
+        if p.get("problem") == "fell_over"
         else _("%(column)s came to rest on another column: the build is given up.")
     )
     % {"column": describe_column(p.get("column")).capitalize()},

@@ -145,8 +145,12 @@ def _easy(state: State, actions: list[dict], rng: random.Random) -> dict:
     touches = _of_type(actions, "touch")
     if phase == "move" and touches:
         return rng.choice(touches)
+    colours = _of_type(actions, "choose_colour")
+    if colours:
+        return rng.choice(colours)
     asks = _of_type(actions, "ask_platform")
-    if asks and (phase != "choose_colour" or rng.random() < 0.2):
+    if asks:
+        # Nothing to move: claim, or now and then pass instead.
         if _of_type(actions, "pass") and rng.random() < EASY_PASS_CHANCE:
             return _of_type(actions, "pass")[0]
         return asks[0]

@@ -298,6 +298,7 @@ class Scene:
         return body.local_to_world(body.center_of_gravity).x
 
     def _failure(self, poses: dict, watch: set[str]):
+        """The first sign of a collapse among `watch` in these poses: (reason, key, sign)."""
         base_from, base_to, base_top = self.base
         for key in sorted(watch):
             if key not in poses:

@@ -472,7 +472,10 @@ def _protest_movable(rules: dict, seat: int) -> list[int]:
 
 
 def _can_ask_platform(rules: dict) -> bool:
-    return next(_lay_positions(rules), None) is not None
+    """A player may claim while a platform is left to lay (French record: the claim is what
+    the player "affirme"; whether the platform can rest on 3 columns is seen only when it is
+    laid: "si ce n'est pas possible, ... il passe son tour")."""
+    return rules["laid"] < len(PLATFORM_COLOURS)
 
 
 def _can_act(rules: dict, seat: int) -> bool:
@@ -586,6 +589,7 @@ def _start_turn(rules: dict, seat: int, events: list) -> None:
         turn=candidate,
         to_act=candidate,
         context=CONTEXT_TURN,
+        built=False,
         turn_colour=None,
         touched=None,
         touch_load=None,
@@ -998,6 +1002,24 @@ def _do_place(ctx: _Context, seat: int, action: dict) -> None:
             outcome.frames = lead + outcome.frames
     holding = rules["holding"]
     rules["holding"] = None
+    if outcome.fell_alone:
+        # The column fell over or off by itself; the villa stands. The French record ends
+        # the game when "la VILLA PALETTI s'écroule", the villa; a build that fails is an
+        # interrupted one: the column goes back where it was taken from and is locked.
+        ctx.steps += outcome.steps
+        ctx.frames.extend(outcome.frames)
+        ctx.events.append(
+            _event(
+                "placement_failed",
+                "The column fell over: the build has failed.",
+                column=column_id,
+                problem="fell_over",
+            )
+        )
+        column = rules["columns"][column_id]
+        column.update(where="hand")
+        _give_up_build(ctx, seat, column_id, holding)
+        return
     collapse = _moved(ctx, outcome)
     if collapse:
         _collapse_event(rules, collapse, seat, ctx.events)
@@ -1015,6 +1037,7 @@ def _do_place(ctx: _Context, seat: int, action: dict) -> None:
     if collapse:
         _collapse_event(rules, collapse, seat, ctx.events)
         return
+    rules["built"] = True
     ctx.events.append(
         _event(
             "placed",
@@ -1167,6 +1190,8 @@ def _protest_failed(ctx: _Context) -> None:
     protester_colours = _seat_colours_of(rules, claim["protester"])
     if any(_in_play(c) and c["colour"] in protester_colours for c in rules["columns"]):
         rules.update(phase=PHASE_PENALTY, to_act=claim["claimant"], context=CONTEXT_TURN)
+    elif _polish_protest(rules):
+        _end_turn(rules, ctx.events)  # no lay after an objection (Polish text)
     else:
         rules.update(phase=PHASE_LAY, to_act=claim["claimant"], context=CONTEXT_TURN)
 
@@ -1178,8 +1203,6 @@ def _do_ask_platform(ctx: _Context, seat: int, action: dict) -> None:
         _refuse("wrong_phase", "Only the builder may ask for a new platform.")
     if rules["laid"] >= len(PLATFORM_COLOURS):
         _refuse("no_platform_left", "All five platforms are already laid.")
-    if not _can_ask_platform(rules):
-        _refuse("too_few_supports", "A new platform must rest on at least 3 columns.")
     n = len(rules["seats"])
     others = [(seat + k) % n for k in range(1, n)]
     rules.update(
@@ -1268,6 +1291,11 @@ def _do_remove_column(ctx: _Context, seat: int, action: dict) -> None:
     if rules["phase"] == PHASE_REWARD:
         _end_turn(rules, ctx.events)
         return
+    if _polish_protest(rules):
+        # Polish text: the platform is laid only if nobody objects ("Jeśli nie ma żadnych
+        # zastrzeżeń"); after a failed protest the penalty ends the claimant's turn.
+        _end_turn(rules, ctx.events)
+        return
     rules.update(phase=PHASE_LAY, to_act=rules["claim"]["claimant"])
 
 
@@ -1304,6 +1332,8 @@ def _may_pass(rules: dict) -> bool:
     """Passing is a choice where the French text says "peut" (may): asking for a platform
     when it is one's only move, removing a protester's column, laying the platform."""
     phase = rules["phase"]
+    if phase == PHASE_PENALTY and _polish_protest(rules):
+        return False  # Polish text: the builder "usuwa" (removes) one: not a choice
     if phase in (PHASE_PENALTY, PHASE_REWARD, PHASE_LAY):
         return True
     if phase not in (PHASE_MOVE, PHASE_CHOOSE_COLOUR) or rules["context"] != CONTEXT_TURN:
@@ -1349,11 +1379,23 @@ def _do_pass(ctx: _Context, seat: int, action: dict) -> None:
                 seat=seat,
             )
         ctx.events.append(event)
-        _end_turn(rules, ctx.events)
+        _turn_without_building(ctx)
         return
     ctx.events.append(
         _event("passed", f"{name} passes rather than ask for a new platform.", seat=seat)
     )
+    _turn_without_building(ctx)
+
+
+def _turn_without_building(ctx: _Context) -> None:
+    """The turn ends with nothing built by the builder: it counts towards a whole round of
+    passes, which ends the game (nobody can place a column or a platform on the top level,
+    French record D). A turn whose neutral step moved a column (3 players) built something:
+    it does not count."""
+    rules = ctx.rules
+    if rules.get("built"):
+        _end_turn(rules, ctx.events)
+        return
     rules["passes"] = rules.get("passes", 0) + 1
     if rules["passes"] >= len(rules["seats"]):
         # A whole round of passes: nobody will build on the top level any more.

@@ -166,6 +166,8 @@ class Outcome:
     frames: list = field(default_factory=list)
     steps: int = 0
     collapse: dict | None = None
+    # A placed column that fell over or off by itself while the villa stood.
+    fell_alone: bool = False
 
 
 # -- frames ---------------------------------------------------------------------------
@@ -764,6 +766,12 @@ def place(
     run = scene.run(SETTLE_TIME, record=record, watch=watch)
     frames = _frames_from(run, plane, {platform_key(top): members}, places, t0) if record else []
     moved = supports + stack + [column]
+    if run.collapsed and run.piece == key:
+        final = {k: t.end for k, t in run.tracks.items()}
+        if scene._failure(final, set(scene.bodies) - {key}) is None:
+            # Only the column came down, off the villa or lying on the platform: the villa
+            # stands. The caller treats it as a failed build.
+            return Outcome(frames, run.steps, fell_alone=True)
     if run.collapsed:
         _apply_planar(rules, run, plane, platform_key(top), members, moved)
         kick = _kick(run, plane, platform_key(top), members)

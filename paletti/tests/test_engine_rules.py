@@ -87,10 +87,6 @@ def test_one_column_per_build_only_the_touched_one(table):
 
 
 def test_new_platform_must_rest_on_three_columns(table):
-    assert not table.legal("ask_platform")
-    with pytest.raises(IllegalAction) as error:
-        table.act(type="ask_platform")
-    assert error.value.code == "too_few_supports"
     table.move(x=-40.0, lane=0)
     table.move(x=40.0, lane=0)
     assert lay_problem(table.rules, 0.0)[0] == "too_few_supports"
@@ -127,10 +123,9 @@ def test_the_claimant_may_not_place_on_the_platform_they_laid(make_table):
     table.act(type="lay_platform", x=0.0)
     assert table.rules["turn"] == other
     table.move(x=20.0, lane=0)
-    # Green carries one column: the claimant can neither build on it nor ask for yellow.
-    assert "player_skipped" in table.codes()
-    assert table.events[-1]["seat"] == claimant
-    assert table.rules["turn"] == other
+    # Green carries one column; the claimant may not build on it (only claim yellow).
+    assert table.rules["turn"] == claimant
+    assert {a["type"] for a in table.legal()} <= {"ask_platform", "pass"}
     state = table.state
     rules = copy.deepcopy(state.rules)
     rules.update(turn=claimant, to_act=claimant, phase="move", turn_colour=None)
@@ -292,6 +287,7 @@ def test_game_ends_when_nobody_can_place_a_column_or_a_platform():
     rules = _seal_rules([0, 0, 0, 0], holder=3, previous=None)
     for column in rules["columns"]:
         column["locked"] = True
+    rules["laid"] = 5  # and no platform is left to ask for
     events = []
     _start_turn(rules, 0, events)
     assert rules["phase"] == "over" and rules["end_reason"] == "no_moves"
@@ -483,3 +479,19 @@ def test_no_sixth_platform_can_be_asked_for(table):
     with pytest.raises(IllegalAction) as error:
         table.act(type="ask_platform")
     assert error.value.code == "no_platform_left"
+
+
+def test_a_claim_is_allowed_before_three_columns_stand_on_top_and_then_the_turn_passes(table):
+    # French record: the player "affirme" that no column can go up; only when the platform
+    # is laid does it turn out it cannot rest on three columns: "il passe son tour".
+    claimant = table.rules["turn"]
+    assert table.legal("ask_platform")
+    table.act(type="ask_platform")
+    for _ in range(3):
+        table.act(type="decline")
+    assert table.rules["phase"] == "lay" and not table.legal("lay_platform")
+    table.act(type="pass")
+    assert "platform_impossible" in table.codes()
+    assert table.rules["turn"] != claimant and table.rules["laid"] == 1
+    # Nothing was built that turn: it counts towards a whole round of passes.
+    assert table.rules["passes"] == 1
