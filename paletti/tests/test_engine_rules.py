@@ -495,3 +495,24 @@ def test_a_claim_is_allowed_before_three_columns_stand_on_top_and_then_the_turn_
     assert table.rules["turn"] != claimant and table.rules["laid"] == 1
     # Nothing was built that turn: it counts towards a whole round of passes.
     assert table.rules["passes"] == 1
+
+
+def test_three_players_a_turn_that_moved_a_neutral_column_is_no_pass(make_table):
+    table = make_table(4, 3)
+    assert table.rules["step"] == "neutral"
+    table.with_rules(passes=2)
+    seat = table.rules["turn"]
+    column = table.outer_touchable()
+    table.act(type="touch", column=column)
+    table.act(type="pull", column=column)
+    table.act(type="place", column=column, x=0.0, lane=1)
+    assert table.rules["step"] == "own" and table.rules["turn"] == seat
+    # Own step: nothing of theirs can go up (all locked for this test), so they pass.
+    columns = [
+        {**c, "locked": c["colour"] in table.rules["seats"][seat]["colours"] or c["locked"]}
+        for c in table.rules["columns"]
+    ]
+    table.with_rules(columns=columns)
+    table.act(type="pass")
+    # A neutral column was built this turn: the round of passes starts again.
+    assert table.rules["phase"] != "over" and table.rules["passes"] == 0
