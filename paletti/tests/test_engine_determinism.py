@@ -94,7 +94,9 @@ def test_a_snapshot_does_not_grow_with_the_action_log():
     # The log is kept once, by whoever stores the match, not re-encoded in every snapshot.
     early, late = _played(n=10), _played(n=40)
     assert "log" not in late.rules
-    assert len(json.dumps(late.rules)) < len(json.dumps(early.rules)) + 500
+    # Later actions change places and counts, they add nothing: (a collapse writes the
+    # fallen pieces' tilts, which is most of what the size can grow by).
+    assert len(json.dumps(late.rules)) < 1.25 * len(json.dumps(early.rules))
 
 
 def test_state_to_json_is_json_and_complete():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from paletti.engine import COLUMNS, IllegalAction, default_setup, new_match, placement_range, villa
+from paletti.engine import COLUMNS, IllegalAction, new_match, placement_range, villa
 from paletti.engine.pieces import PLATFORM_MASSES
 from paletti.tests.setups import lopsided_setup
 
@@ -18,12 +18,12 @@ def _thin_of(colour):
     return [c.id for c in COLUMNS if c.colour == colour and c.kind == "thin"]
 
 
-def _free_standing_setup(column_id):
-    """The default set-up with one thin column moved out beyond blue's edge."""
-    setup = default_setup()
-    entry = setup["columns"][column_id]
-    entry["x"] = 112.0 if entry["x"] > 0 else -112.0
-    return setup
+def _moved_out(table, column_id):
+    """One column moved out beyond blue's edge, as play can leave one (blue rests on every
+    column at set-up): it carries nothing."""
+    columns = [dict(c) for c in table.rules["columns"]]
+    columns[column_id]["x"] = 112.0 if columns[column_id]["x"] > 0 else -112.0
+    table.with_rules(columns=columns)
 
 
 def test_touch_reads_the_load_the_column_bears_in_3d(make_table):
@@ -40,7 +40,8 @@ def test_touch_reads_the_load_the_column_bears_in_3d(make_table):
 
 def test_pulling_a_free_standing_outer_column_leaves_the_villa_standing(make_table):
     column = _thin_of(_first_colour())[0]
-    table = make_table(SEED, options={"setup": _free_standing_setup(column)})
+    table = make_table(SEED)
+    _moved_out(table, column)
     table.act(type="touch", column=column)
     assert table.rules["touch_load"] == 0
     table.act(type="pull", column=column)

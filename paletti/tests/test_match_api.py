@@ -427,12 +427,12 @@ def test_every_event_the_engine_can_tell_has_a_sentence_in_each_language():
 
 
 def _arranged():
-    """A set-up the players arranged themselves: the default one, every column 3 mm
-    further out, blue a little to the left."""
+    """A set-up the players arranged themselves: the default one, every column 2 mm to
+    the left, blue with them (it must rest on every column)."""
     setup = engine.default_setup()
     for column in setup["columns"]:
-        column["x"] += 3.0 if column["x"] > 0 else -3.0
-    setup["blue_x"] = -4.0
+        column["x"] -= 2.0
+    setup["blue_x"] = -2.0
     return setup
 
 
@@ -443,9 +443,9 @@ def test_the_players_may_arrange_the_columns_before_blue_is_laid(api):
     for column in setup["columns"]:
         assert placed[column["id"]]["x"] == pytest.approx(column["x"], abs=0.5)
         assert placed[column["id"]]["lane"] == column["lane"]
-    assert body["state"]["platforms"][0]["x"] == pytest.approx(-4.0, abs=0.5)
+    assert body["state"]["platforms"][0]["x"] == pytest.approx(-2.0, abs=0.5)
     match = Match.objects.get(pk=body["id"])
-    assert match.options["setup"]["blue_x"] == -4.0
+    assert match.options["setup"]["blue_x"] == -2.0
 
 
 @pytest.mark.parametrize(
