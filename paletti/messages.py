@@ -98,6 +98,10 @@ SETUP_ERRORS = {
     "blue_off_base": gettext_lazy("The blue platform sticks out beyond the base."),
     "too_few_supports": gettext_lazy("The blue platform must rest on at least 3 columns."),
     "blue_unstable": gettext_lazy("The blue platform would not rest stably."),
+    "not_under_blue": gettext_lazy(
+        "Every column must stand under the blue platform: it rests on all of them."
+    ),
+    "unstable": gettext_lazy("The blue platform would not rest stably."),
 }
 
 END_REASONS = {
