@@ -56,45 +56,47 @@ AUDIT_TOLERANCE = 1.0
 
 def audit_margin(rules: dict) -> float:
     """The smallest margin (mm) of any laid platform's load over the columns under it,
-    computed here on its own from the stored places, as an audit of the engine's statics:
-    the support function of the union of the supports' feet against the load's centre,
-    over 720 directions (feet as whole discs: the few that stick out past the board's
-    edge count a little more than they carry; the audit is lenient there)."""
+    computed here on its own from the stored places, as an audit of the engine's statics
+    (statics.py is not used): over 720 directions, the least of how far the supports' tops
+    reach beyond the load's centre: a top wholly under the board reaches its centre plus its
+    radius; one that sticks out past the board's edge is sampled at 720 points round its
+    rim, kept where they are under the board."""
     columns = [c for c in rules["columns"] if c["where"] in ("base", "platform")]
     laid = [p for p in rules["platforms"] if p.get("x") is not None]
+    rim = [(math.cos(k * math.pi / 360), math.sin(k * math.pi / 360)) for k in range(720)]
     worst = math.inf
     for platform in laid:
         index = platform["index"]
-        mass = PLATFORM_MASSES[index]
-        mx, mz = mass * platform["x"], mass * platform["z"]
-        for c in columns:
-            if c["level"] > index:  # standing on this platform or higher
-                m = COLUMNS[c["id"]].mass
-                mass += m
-                mx += m * c["x"]
-                mz += m * c["z"]
-        for upper in laid:
-            if upper["index"] > index:
-                m = PLATFORM_MASSES[upper["index"]]
-                mass += m
-                mx += m * upper["x"]
-                mz += m * upper["z"]
-        cx, cz = mx / mass, mz / mass
-        half = PLATFORM_LENGTHS[index] / 2
-        feet = [
-            (c["x"], c["z"], COLUMNS[c["id"]].width / 2)
-            for c in columns
-            if c["level"] == index
-            and c.get("on") is None
-            and abs(c["x"] - platform["x"]) < half
-            and abs(c["z"] - platform["z"]) < half
+        parts = [(PLATFORM_MASSES[index], platform["x"], platform["z"])]
+        parts += [(COLUMNS[c["id"]].mass, c["x"], c["z"]) for c in columns if c["level"] > index]
+        parts += [
+            (PLATFORM_MASSES[p["index"]], p["x"], p["z"]) for p in laid if p["index"] > index
         ]
-        if not feet:
+        mass = sum(m for m, _, _ in parts)
+        cx = sum(m * x for m, x, _ in parts) / mass
+        cz = sum(m * z for m, _, z in parts) / mass
+        half = PLATFORM_LENGTHS[index] / 2
+        whole, points = [], []
+        for c in columns:
+            if c["level"] != index or c.get("on") is not None:
+                continue
+            r = COLUMNS[c["id"]].width / 2
+            dx, dz = abs(c["x"] - platform["x"]), abs(c["z"] - platform["z"])
+            if dx + r <= half and dz + r <= half:
+                whole.append((c["x"], c["z"], r))
+                continue
+            for ux, uz in rim:
+                x, z = c["x"] + r * ux, c["z"] + r * uz
+                if abs(x - platform["x"]) <= half and abs(z - platform["z"]) <= half:
+                    points.append((x, z))
+        if not whole and len(points) < 3:
             return -math.inf
         margin = math.inf
-        for k in range(720):
-            ux, uz = math.cos(k * math.pi / 360), math.sin(k * math.pi / 360)
-            reach = max(x * ux + z * uz + r for x, z, r in feet)
+        for ux, uz in rim:
+            reach = max(
+                max((x * ux + z * uz + r for x, z, r in whole), default=-math.inf),
+                max((x * ux + z * uz for x, z in points), default=-math.inf),
+            )
             margin = min(margin, reach - (cx * ux + cz * uz))
         worst = min(worst, margin)
     return worst

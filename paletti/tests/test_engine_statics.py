@@ -146,3 +146,14 @@ def test_every_default_set_up_column_bears_part_of_blue():
     loads = villa.analyse(rules).loads
     assert sum(loads.values()) == pytest.approx(PLATFORM_MASSES[0])
     assert min(loads.values()) > 0 and not math.isclose(min(loads.values()), max(loads.values()))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_no_stored_villa_of_careful_self_play_stands_on_a_load_outside_its_supports(players):
+    # Audited with selfplay.audit_margin, which does not use statics.py.
+    from paletti.engine.selfplay import play_match
+
+    report, _ = play_match(71000 + players, players, check_reload=True)
+    assert report.states_checked > 30
+    assert report.outside_hull == 0 and report.worst_margin >= -1.0
+    assert report.reload_mismatches == 0
