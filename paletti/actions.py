@@ -59,8 +59,11 @@ COLUMN = Integer(0, len(COLUMNS) - 1)
 SAME_COLUMN = Integer(0, len(COLUMNS) - 1, required=False)
 # "x" of place: along the top platform from its centre, so within half the longest platform.
 PLACE_X = Number(-PLATFORM_LENGTHS[0] / 2, PLATFORM_LENGTHS[0] / 2)
-# "x" of lay_platform: the new platform's centre in the world, so over the base.
+PLACE_Z = Number(-PLATFORM_LENGTHS[0] / 2, PLATFORM_LENGTHS[0] / 2, required=False)
+# "x" and "z" of lay_platform: the new platform's centre in the world, so over the base
+# (z optional: by default centred in depth on the platform below).
 LAY_X = Number(-BASE_LENGTH / 2, BASE_LENGTH / 2)
+LAY_Z = Number(-BASE_LENGTH / 2, BASE_LENGTH / 2, required=False)
 
 # How the hand executes a pull, a removal or a placement (docs/paletti.md, "The hand").
 PULL_SPEED = Number(PULL_SPEED_MIN, PULL_SPEED_MAX, required=False)
@@ -78,7 +81,10 @@ ACTIONS = {
     "place": {
         "column": SAME_COLUMN,
         "x": PLACE_X,
-        "lane": Integer(min(LANES), max(LANES)),
+        # Where in depth: "z" in mm from the platform's centre, or one of the page's three
+        # rows ("lane"); the engine asks for one of them.
+        "z": PLACE_Z,
+        "lane": Integer(min(LANES), max(LANES), required=False),
         "speed": PLACE_SPEED,
         "steadiness": STEADINESS,
     },
@@ -86,9 +92,11 @@ ACTIONS = {
     "protest": {},
     "decline": {},
     "remove_column": {"column": COLUMN, "speed": PULL_SPEED, "steadiness": STEADINESS},
-    "lay_platform": {"x": LAY_X},
+    "lay_platform": {"x": LAY_X, "z": LAY_Z},
     "pass": {},
 }
+# Keys of which an action needs at least one (the first is the one named when none is).
+ONE_OF = {"place": ("z", "lane")}
 
 
 class BadAction(Exception):
@@ -120,4 +128,7 @@ def check(action: dict) -> dict:
                 raise BadAction("missing_key", key=key)
         elif not spec.accepts(action[key]):
             raise BadAction("bad_value", key=key, spec=spec)
+    either = ONE_OF.get(kind)
+    if either and not any(key in action for key in either):
+        raise BadAction("missing_key", key=either[0])
     return dict(action)

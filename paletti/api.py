@@ -311,10 +311,19 @@ class MatchDetailView(MatchAPIView):
     the seal, the winner when over, and `legal_actions` — the complete action objects the
     person to act may post (empty while nobody but a bot could act)."""
 
-    @extend_schema(responses={200: OpenApiResponse(description="The match's state.")})
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(description="The match's state."),
+            410: OpenApiResponse(description="Stored by an earlier engine: no longer playable."),
+        }
+    )
     def get(self, request, match_id):
         match = _match_or_404(match_id)
-        return Response(state_payload(match, services.load_state(match)))
+        try:
+            state = services.load_state(match)
+        except engine.OutdatedSnapshot:
+            return _error("outdated_match", messages.OUTDATED_MATCH, status.HTTP_410_GONE)
+        return Response(state_payload(match, state))
 
 
 class MatchActionView(MatchAPIView):
@@ -345,6 +354,7 @@ class MatchActionView(MatchAPIView):
             400: OpenApiResponse(description="Malformed, or refused by the rules."),
             404: OpenApiResponse(description="No such match."),
             409: OpenApiResponse(description="Stale version."),
+            410: OpenApiResponse(description="Stored by an earlier engine: no longer playable."),
         },
     )
     def post(self, request, match_id):
@@ -366,6 +376,9 @@ class MatchActionView(MatchAPIView):
             return _unknown(messages.ACTION_OUTCOME_UNKNOWN, version=version)
         except services.MatchGone:
             return _error("match_gone", messages.MATCH_GONE, status.HTTP_404_NOT_FOUND)
+
+        except engine.OutdatedSnapshot:
+            return _error("outdated_match", messages.OUTDATED_MATCH, status.HTTP_410_GONE)
         except services.StaleVersion as stale:
             return _error(
                 stale.code, messages.STALE_VERSION, status.HTTP_409_CONFLICT, version=stale.current

@@ -50,6 +50,10 @@ ENGINE_BUDGET = gettext_lazy(
 )
 MATCH_GONE = gettext_lazy("This match no longer exists.")
 STALE_VERSION = gettext_lazy("The match has moved on since this action was chosen; reload it.")
+OUTDATED_MATCH = gettext_lazy(
+    "This match was played with an earlier version of the game and can no longer be "
+    "continued. Start a new one."
+)
 PLAYER_COUNT = gettext_lazy("Villa Paletti is played by 2 to 4 players.")
 NEED_A_PERSON = gettext_lazy("At least one player must be a person.")
 PERSON_HAS_NO_LEVEL = gettext_lazy("Only a bot has a level.")
@@ -107,6 +111,10 @@ SETUP_ERRORS = {
     "blue_off_base": gettext_lazy("The blue platform sticks out beyond the base."),
     "too_few_supports": gettext_lazy("The blue platform must rest on at least 3 columns."),
     "blue_unstable": gettext_lazy("The blue platform would not rest stably."),
+    "not_under_blue": gettext_lazy(
+        "Every column must stand under the blue platform: it rests on all of them."
+    ),
+    "unstable": gettext_lazy("The blue platform would not rest stably."),
 }
 
 END_REASONS = {
@@ -119,6 +127,16 @@ COLLAPSE_REASONS = {
     "platform_tilted": gettext_lazy("a platform tilted too far"),
     "platform_dropped": gettext_lazy("a platform dropped"),
     "column_fell": gettext_lazy("a column fell over"),
+    "tipped": gettext_lazy("its load passed the edge of what held it"),
+    "rocked": gettext_lazy("it rocked past its balance"),
+}
+
+# Which way a collapse went, as a player sees the villa (the engine's "direction").
+COLLAPSE_DIRECTIONS = {
+    "left": gettext_lazy("It fell to the left."),
+    "right": gettext_lazy("It fell to the right."),
+    "front": gettext_lazy("It fell towards the front."),
+    "back": gettext_lazy("It fell towards the back."),
 }
 
 
@@ -227,6 +245,8 @@ _EVENT_TEXTS = {
     "placement_failed": lambda p, who, names: (
         _("%(column)s came to rest half off the platform: the build is given up.")
         if p.get("problem") == "off_platform"
+        else _("%(column)s fell over: the build has failed and it goes back.")
+        if p.get("problem") == "fell_over"
         else _("%(column)s came to rest on another column: the build is given up.")
     )
     % {"column": describe_column(p.get("column")).capitalize()},
@@ -293,6 +313,11 @@ _EVENT_TEXTS = {
         "reason": COLLAPSE_REASONS.get(p.get("reason"), p.get("reason") or ""),
         "name": _seat_name(names, p.get("by")),
     }
+    + (
+        " " + str(COLLAPSE_DIRECTIONS[p["direction"]])
+        if p.get("direction") in COLLAPSE_DIRECTIONS
+        else ""
+    )
     + (
         " " + _("It fell towards the front or the back: the drawing seen from the side shows it.")
         if p.get("view") == "side"

@@ -119,7 +119,19 @@ def get_match(match_id) -> Match:
 
 
 def load_state(match: Match) -> engine.State:
+    """The match's stored state; engine.OutdatedSnapshot if an earlier engine stored it."""
     return engine.load(bytes(match.snapshot))
+
+
+def playable(match: Match) -> bool:
+    """Whether this engine can go on with the match (not one stored by an earlier one)."""
+    return not engine.outdated(match.snapshot[:8])
+
+
+def outdated_matches():
+    """The ids of the matches stored by an earlier engine (they can no longer be played)."""
+    rows = Match.objects.only("pk", "snapshot").iterator(chunk_size=200)
+    return [match.pk for match in rows if not playable(match)]
 
 
 def play(*, match: Match, version: int, action: dict, meter=nullcontext) -> Outcome:
@@ -324,3 +336,12 @@ def remove_old_matches(
             for start in range(0, len(ids), batch):
                 Match.objects.filter(pk__in=ids[start : start + batch]).delete()
     return Cleanup(**counts)
+
+
+def remove_outdated_matches(*, dry_run: bool = False, batch: int = 500) -> int:
+    """Delete the matches an earlier engine stored (they can no longer be played)."""
+    ids = outdated_matches()
+    if not dry_run:
+        for start in range(0, len(ids), batch):
+            Match.objects.filter(pk__in=ids[start : start + batch]).delete()
+    return len(ids)

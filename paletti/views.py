@@ -3,6 +3,7 @@
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from . import services
 from .engine import COLUMNS, default_setup
 from .engine.pieces import (
     BASE_LENGTH,
@@ -54,4 +55,8 @@ def _arrangement() -> dict:
 
 @ensure_csrf_cookie
 def match(request, match_id):
-    return render(request, "paletti/match.html", {"match": get_object_or_404(Match, pk=match_id)})
+    match = get_object_or_404(Match, pk=match_id)
+    if not services.playable(match):
+        # Stored by an earlier engine: say so, rather than a page that cannot load it.
+        return render(request, "paletti/outdated.html", {"match": match}, status=410)
+    return render(request, "paletti/match.html", {"match": match})

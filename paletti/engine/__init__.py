@@ -10,7 +10,8 @@ Public API (everything a web layer, a bot or a self-play tool needs):
     apply_action(state, action) -> ActionResult(state, frames, events)
         raises IllegalAction(code, reason) for anything else; never mutates `state`.
     state_to_json(state) -> dict            the UI's view
-    snapshot(state) -> bytes / load(bytes) -> State     the stored truth
+    snapshot(state) -> bytes / load(bytes) -> State     the stored truth (plain JSON)
+        load raises OutdatedSnapshot for an earlier engine's; outdated(bytes) tells.
     snapshot_and_hash(state) -> (bytes, str)            both at once, for the server
     state_hash(state) -> str                equal iff two states are equal bit for bit
     replay(seed, players, options, log) -> State   log: each ActionResult.action in turn
@@ -55,7 +56,16 @@ from .rules import (
     placement_range,
 )
 from .setup import SetupError, default_setup, random_setup, validate_setup
-from .store import load, replay, snapshot, snapshot_and_hash, state_hash, state_to_json
+from .store import (
+    OutdatedSnapshot,
+    load,
+    outdated,
+    replay,
+    snapshot,
+    snapshot_and_hash,
+    state_hash,
+    state_to_json,
+)
 
 __all__ = [
     "COLUMN_COLOURS",
@@ -63,6 +73,7 @@ __all__ = [
     "PLATFORM_COLOURS",
     "ActionResult",
     "IllegalAction",
+    "OutdatedSnapshot",
     "SetupError",
     "State",
     "apply_action",
@@ -71,6 +82,7 @@ __all__ = [
     "legal_actions",
     "load",
     "new_match",
+    "outdated",
     "placement_range",
     "random_setup",
     "replay",

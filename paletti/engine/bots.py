@@ -1,4 +1,4 @@
-"""Bots: an easy one that plays by feel and a careful one that tries moves on copies.
+"""Bots: an easy one that plays by feel and a careful one that looks before it moves.
 
 Both only ever return an action from legal_actions(state), with the hand's gesture (speed
 and steadiness) added to a pull, a placement or a removal. Their hands are imperfect: the
@@ -9,29 +9,40 @@ snapshot), with its own gesture but without frames and without the hand's chance
 player cannot foresee.
 """
 
+import json
+import math
 import random
 
-from .pieces import COLUMN_HEIGHT, COLUMNS, PLATFORM_LENGTHS
-from .rules import IllegalAction, State, apply_action, lane_spans, legal_actions
+from . import villa
+from .pieces import COLUMNS, PLATFORM_LENGTHS
+from .rules import IllegalAction, State, apply_action, legal_actions
 
 LEVELS = ("easy", "careful")
 # The careful bot thinks in simulations, not seconds, so that its choice depends only on
 # the position and its dice, never on how busy the machine is: a self-play run replays
-# exactly. 30 simulations take about 1 s here (a pull is simulated while the hand draws the
-# column out), under the 2 s a decision may take.
-SIMULATION_BUDGET = 30
-# Platform movement (mm) a careful bot accepts as "still safe" after a pull or a place.
-SAFE_SHIFT = 0.3 * COLUMN_HEIGHT * 0.5
-# A pull drags what the column carries: the careful bot accepts less movement there (mm).
-SAFE_PULL_SHIFT = 1.5
+# exactly. It looks at the villa's statics, not at simulations: 60 looks cost a few ms.
+SIMULATION_BUDGET = 60
+# How the careful bot sees the risk of a pull (estimates, tuned in self-play): a felt load
+# of LOAD_PER_RISK grams counts 1, and so does a villa left with MARGIN_RISK / 1 mm of
+# margin; it pulls what looks at most SAFE_RISK risky.
+LOAD_PER_RISK = 40.0
+MARGIN_RISK = 5.0
+SAFE_RISK = 1.5
+# How much more risk a player behind in the seal race accepts, at 6 points behind (estimate).
+CATCH_UP = 1.5
+# How far off (mm, standard deviation) a person's eye judges how near a villa is to
+# tipping once a column is out (estimate).
+PERCEPTION = 6.0
+# Margin (mm) beyond which a placement is as good as safe; further spots are chosen for
+# spreading the columns out.
+SAFE_MARGIN = 15.0
+# Once it has touched a column and felt its load, it looks again more cautiously.
+SECOND_LOOK = 1.2
 # A careful bot protests when it thinks it can prove the claim wrong: when some pull it
 # could make as the protester looks this much riskier than it would accept for its own
 # move, at most (a player protests on what they see, then feels the load). After touching,
 # its second look may then find the pull too risky: it aborts and the protest fails.
-PROTEST_HOPE = 2.5
-# Once it has touched a column and felt its load, the careful bot checks the pull again
-# imagining its hand this much less steady: a second, more cautious look.
-SECOND_LOOK_UNSTEADINESS = 0.15
+PROTEST_HOPE = 1.6
 # Easy bot: a column bearing more than this (g) makes it nervous enough to abort sometimes.
 EASY_NERVOUS_LOAD = 60.0
 EASY_ABORT_CHANCE = 0.3
@@ -134,8 +145,12 @@ def _easy(state: State, actions: list[dict], rng: random.Random) -> dict:
     touches = _of_type(actions, "touch")
     if phase == "move" and touches:
         return rng.choice(touches)
+    colours = _of_type(actions, "choose_colour")
+    if colours:
+        return rng.choice(colours)
     asks = _of_type(actions, "ask_platform")
-    if asks and (phase != "choose_colour" or rng.random() < 0.2):
+    if asks:
+        # Nothing to move: claim, or now and then pass instead.
         if _of_type(actions, "pass") and rng.random() < EASY_PASS_CHANCE:
             return _of_type(actions, "pass")[0]
         return asks[0]
@@ -146,19 +161,10 @@ def columns_colour(rules: dict, column_id: int) -> str:
     return rules["columns"][column_id]["colour"]
 
 
-def _platform_shift(before: State, after: State) -> float:
-    """How far the laid platforms moved (mm): drop plus the lift of a tilted end."""
-    shift = 0.0
-    for old, new in zip(before.rules["platforms"], after.rules["platforms"], strict=True):
-        if old["pose"] is None or new["pose"] is None:
-            continue
-        half = PLATFORM_LENGTHS[old["index"]] / 2
-        shift += abs(new["pose"][1] - old["pose"][1]) + abs(new["pose"][2]) * half
-    return shift
-
-
 class _Careful:
-    """One decision of the careful bot: simulate, weigh safety against points."""
+    """One decision of the careful bot: look at the villa as a person does (how much a
+    column bears, how near the villa is to tipping without it: the engine's 3-D statics),
+    weigh safety against points and the seal."""
 
     def __init__(self, state: State, actions: list[dict], rng: random.Random, hand: dict):
         self.state = state
@@ -168,36 +174,53 @@ class _Careful:
         self.simulations = 0
 
     def time_left(self) -> bool:
-        """Whether the bot may still simulate another move."""
+        """Whether the bot may still weigh another move."""
         return self.simulations < SIMULATION_BUDGET
 
     def outcome(self, state: State, action: dict) -> tuple[State | None, float]:
-        """The state after `action` and the platforms' shift; None if the villa falls."""
+        """The state after a move that does not touch the villa (a choice, a claim, a
+        touch); None if the rules refuse it."""
         self.simulations += 1
-        action = _with_gesture(action, self.hand)
         try:
-            result = apply_action(state, action, record=False, tremor=False, lookahead=True)
+            result = apply_action(state, action, record=False, tremor=False)
         except IllegalAction:
             return None, float("inf")
-        after = result.state
-        if after.rules["collapse"] is not None:
-            return None, float("inf")
-        return after, _platform_shift(state, after)
+        return result.state, 0.0
 
     def pull_risk(self, state: State, column_id: int) -> float:
-        """Platform shift after touching and pulling a column; inf if that brings it down."""
-        seat = state.rules["to_act"]
-        touched, _ = self.outcome(state, {"type": "touch", "column": column_id, "seat": seat})
-        if touched is None:
+        """How risky pulling a column looks: inf if the villa cannot stand without it,
+        else its load (felt in grams) and how little margin the villa keeps without it."""
+        self.simulations += 1
+        rules = state.rules
+        without = villa.analyse(rules, without={column_id})
+        margin = without.weakest.margin if without.weakest is not None else 100.0
+        # A person judges the villa's lean by eye, not to the millimetre: each look errs.
+        margin += self.rng.gauss(0.0, PERCEPTION)
+        if margin <= 0:
             return float("inf")
-        pulled, shift = self.outcome(touched, {"type": "pull", "column": column_id, "seat": seat})
-        return shift if pulled is not None else float("inf")
+        load = villa.column_load(rules, column_id)
+        return load / LOAD_PER_RISK + MARGIN_RISK / max(margin, 0.5)
+
+    def accepted(self) -> float:
+        """The risk the bot accepts now: in a protest's proof more, unless it holds the
+        seal (a fall would hand the game to the previous holder)."""
+        rules = self.state.rules
+        seat = rules["to_act"]
+        proving = rules["context"] == "claim_protest"
+        holder = rules["seal"]["holder"]
+        accept = SAFE_RISK * (PROTEST_HOPE if proving and holder != seat else 1.0)
+        if holder is not None and holder != seat and not proving:
+            # Behind in the seal race, a person takes more risk to catch up.
+            behind = rules["scores"][holder] - rules["scores"][seat]
+            accept *= 1.0 + CATCH_UP * min(max(behind, 0), 6) / 6
+        return accept
 
     def safest_touch(
-        self, state: State, touches: list[dict], accept: float = SAFE_PULL_SHIFT
+        self, state: State, touches: list[dict], accept: float | None = None
     ) -> tuple[dict | None, float]:
         """The touch whose pull is safest, weighted towards valuable columns, among those
-        whose pull moves the villa at most `accept` mm."""
+        whose pull looks at most `accept` risky."""
+        accept = self.accepted() if accept is None else accept
         columns = state.rules["columns"]
         # Higher levels first: their columns carry less of the villa.
         order = sorted(touches, key=lambda a: (-columns[a["column"]]["level"], self.rng.random()))
@@ -234,12 +257,8 @@ class _Careful:
             return touches[0] if touches else actions[0]
         if phase == "touched":
             column_id = rules["touched"]
-            pull = self.hand["pull"]
-            cautious = max(0.0, round(pull["steadiness"] - SECOND_LOOK_UNSTEADINESS, 2))
-            self.hand = {**self.hand, "pull": {**pull, "steadiness": cautious}}
             risk = self.pull_risk_from_touched(column_id)
-            self.hand = {**self.hand, "pull": pull}
-            kind = "pull" if risk <= SAFE_PULL_SHIFT else "abort"
+            kind = "pull" if risk <= self.accepted() else "abort"
             return _of_type(actions, kind)[0]
         if phase == "holding":
             return self.best_place()
@@ -258,11 +277,7 @@ class _Careful:
         return self.state.rules["seal"]["holder"] == self.state.rules["to_act"]
 
     def pull_risk_from_touched(self, column_id: int) -> float:
-        seat = self.state.rules["to_act"]
-        pulled, shift = self.outcome(
-            self.state, {"type": "pull", "column": column_id, "seat": seat}
-        )
-        return shift if pulled is not None else float("inf")
+        return self.pull_risk(self.state, column_id) * SECOND_LOOK
 
     def choose_colour(self) -> dict:
         choices = _of_type(self.actions, "choose_colour")
@@ -280,56 +295,89 @@ class _Careful:
             return _of_type(self.actions, "ask_platform")[0]
         return best or choices[0]
 
+    def margin_after(self, change) -> float:
+        """The villa's weakest margin (mm) once `change(rules)` is made to a copy of the
+        rules; -inf if it would not stand."""
+        self.simulations += 1
+        rules = json.loads(json.dumps(self.state.rules))
+        change(rules)
+        stability = villa.analyse(rules)
+        if not stability.stands:
+            return float("-inf")
+        return stability.weakest.margin if stability.weakest is not None else 100.0
+
     def best_of(self, actions: list[dict], limit: int) -> dict:
-        """The candidate (spread over the list, centre first) that moves the villa least."""
-        ranked = sorted(actions, key=lambda a: (abs(a.get("x", 0.0)), a.get("lane", 0)))
+        """The platform's lay position that leaves the villa the widest margin."""
+        ranked = sorted(actions, key=lambda a: abs(a.get("x", 0.0)))
         step = max(1, len(ranked) // limit)
         sample = ranked[::step][:limit]
-        best, best_shift = sample[0], float("inf")
-        for action in sample:
-            if not self.time_left():
-                break
-            after, shift = self.outcome(self.state, action)
-            # Prefer the centre a little: the next platform must span these columns.
-            shift += 0.01 * abs(action.get("x", 0.0))
-            if after is not None and shift < best_shift:
-                best, best_shift = action, shift
-        return best
+        index = self.state.rules["laid"]
+
+        def laid_at(action):
+            def change(rules):
+                below = rules["platforms"][index - 1]
+                rules["platforms"][index].update(x=action["x"], z=action.get("z", below["z"]))
+                rules["laid"] += 1
+
+            return change
+
+        return max(sample, key=lambda a: self.margin_after(laid_at(a)))
 
     def best_place(self) -> dict:
         places = _of_type(self.actions, "place")
         if not places:
             return _of_type(self.actions, "abort")[0]
-        # Spread over the lanes in turn so the next platform finds supports in each.
-        columns = [c for c in self.state.rules["columns"] if c["level"] == self.state.rules["laid"]]
-        crowd = {lane: sum(1 for c in columns if c["lane"] == lane) for lane in (0, 1, 2)}
-        quiet_lane = min(crowd, key=lambda lane: (crowd[lane], lane))
-        preferred = [a for a in places if a["lane"] == quiet_lane] or places
-        # Aim a little off-centre, alternating sides, so that supports spread out.
-        side = 1 if len(columns) % 2 else -1
-        target = side * PLATFORM_LENGTHS[self.state.rules["laid"] - 1] * 0.2
-        # A trembling hand needs room: keep clear of neighbours in the lane where possible.
-        room = 3.0 * self.state.rules["options"]["tremor"] + 1.0
-        roomy = [a for a in preferred if self.clearance(a) >= room]
-        preferred = roomy or preferred
-        preferred.sort(key=lambda a: abs(a["x"] - target))
-        best, best_shift = None, float("inf")
-        for action in preferred[:CAREFUL_PLACES:2]:
-            if best is not None and not self.time_left():
-                break
-            after, shift = self.outcome(self.state, action)
-            if after is not None and shift < best_shift:
-                best, best_shift = action, shift
-            if after is not None and shift < 0.05:
-                break
-        return best or preferred[0]
+        rules = self.state.rules
+        top = rules["platforms"][rules["laid"] - 1]
+        others = [
+            c for c in rules["columns"] if c["level"] == rules["laid"] and c["where"] == "platform"
+        ]
+        # A trembling hand needs room: keep clear of neighbours where possible.
+        room = 3.0 * rules["options"]["tremor"] + 1.0
+        roomy = [a for a in places if self.clearance(a) >= room] or places
+        # Spread the columns over the platform, so that the next one finds supports all
+        # round: first the spots far from the others and not too near the edge.
+        half = PLATFORM_LENGTHS[rules["laid"] - 1] / 2
+
+        def spread(action) -> float:
+            x, z = top["x"] + action["x"], top["z"] + action["z"]
+            near = min((math.hypot(c["x"] - x, c["z"] - z) for c in others), default=half)
+            edge = half - max(abs(action["x"]), abs(action["z"]))
+            return min(near, 2 * edge)
+
+        roomy.sort(key=spread, reverse=True)
+        column_id = roomy[0]["column"]
+
+        def placed_at(action):
+            def change(rules):
+                rules["columns"][column_id].update(
+                    where="platform",
+                    level=rules["laid"],
+                    on=None,
+                    x=top["x"] + action["x"],
+                    z=top["z"] + action["z"],
+                )
+
+            return change
+
+        best, best_score = roomy[0], float("-inf")
+        for action in roomy[:CAREFUL_PLACES]:
+            margin = self.margin_after(placed_at(action))
+            score = min(margin, SAFE_MARGIN) + 0.1 * spread(action)
+            if score > best_score:
+                best, best_score = action, score
+        return best
 
     def clearance(self, action: dict) -> float:
-        """Gap (mm) between a placed column and its nearest neighbour in the lane."""
-        half = COLUMNS[action["column"]].width / 2
+        """Gap (mm) between a placed column's foot and its nearest neighbour's on top."""
+        rules = self.state.rules
+        platform = rules["platforms"][rules["laid"] - 1]
+        x, z = platform["x"] + action["x"], platform["z"] + action["z"]
+        r = COLUMNS[action["column"]].width / 2
         gaps = [
-            max(left - (action["x"] + half), (action["x"] - half) - right)
-            for left, right, _ in lane_spans(self.state.rules, action["lane"])
+            math.hypot(c["x"] - x, c["z"] - z) - r - COLUMNS[c["id"]].width / 2
+            for c in rules["columns"]
+            if c["where"] == "platform" and c["level"] == rules["laid"]
         ]
         return min(gaps, default=float("inf"))
 
@@ -342,7 +390,12 @@ class _Careful:
         if protesting is None:
             return decline
         touches = _of_type(legal_actions(protesting), "touch")
-        touch, _ = self.safest_touch(protesting, touches, SAFE_PULL_SHIFT * PROTEST_HOPE)
+        rules = self.state.rules
+        # Holding the seal, a fall while proving the point would hand the game to the
+        # previous holder: only a safe proof is worth it then.
+        holds = rules["seal"]["holder"] == rules["to_act"]
+        accept = SAFE_RISK * (1.0 if holds else PROTEST_HOPE)
+        touch, _ = self.safest_touch(protesting, touches, accept)
         return protest[0] if touch is not None else decline
 
     def best_removal(self) -> dict:
@@ -364,9 +417,8 @@ class _Careful:
             key=lambda a: (columns[a["column"]]["level"] != top, -columns[a["column"]]["value"]),
         )
         for action in ranked[:CAREFUL_PULLS]:
-            if not self.time_left():
-                break
-            after, _ = self.outcome(self.state, action)
-            if after is not None:
+            if self.pull_risk(self.state, action["column"]) < float("inf"):
                 return action
+        if _of_type(self.actions, "pass"):
+            return _of_type(self.actions, "pass")[0]  # removing none is allowed ("peut")
         return ranked[0]

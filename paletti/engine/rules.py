@@ -1,8 +1,10 @@
-"""The rules of Villa Paletti as a state machine over a JSON rules state and a pymunk world.
+"""The rules of Villa Paletti as a state machine over a plain-data villa.
 
-A `State` is the stored truth: `rules` (a JSON-able dict) and `blob` (the pickled world).
-`apply_action` never mutates the state it gets: it copies the rules, loads a fresh world
-from the blob when the action needs physics, and returns a new `State`.
+A `State` is the stored truth: `rules`, a JSON-able dict holding the rules state and every
+piece's place (villa.py). `apply_action` never mutates the state it gets: it copies the
+rules, lets the villa move (pymunk for motion, 3-D statics for standing) and returns a new
+`State`. Nothing else is kept between actions, so a state reloaded from the store behaves
+exactly as the live one.
 
 Readings (the French record is the reference; where it is silent, the choice is said here):
 - Seats act clockwise = increasing seat index.
@@ -29,8 +31,9 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from . import villa
 from .hands import (
-    FORESEEN_WOBBLE,
+    FORESEEN,
     PLACE_SPEED_DEFAULT,
     PLACE_SPEED_MAX,
     PLACE_SPEED_MIN,
@@ -38,27 +41,23 @@ from .hands import (
     PULL_SPEED_MAX,
     PULL_SPEED_MIN,
     STEADINESS_DEFAULT,
+    Chance,
     Gesture,
-    PullDriver,
-    place_tilt,
-    platform_end,
-    wobble,
 )
-from .physics import SIDE_PREFIX, World, column_key, platform_key, settle_storable
 from .pieces import (
     BASE_LENGTH,
     COLUMN_COLOURS,
-    COLUMN_HEIGHT,
     COLUMNS,
+    LANE_DEPTH,
     LANES,
     PLATFORM_COLOURS,
     PLATFORM_LENGTHS,
-    PLATFORM_THICKNESS,
     RED,
 )
 from .setup import SetupError, default_setup, random_setup, validate_setup
+from .villa import column_key, platform_key
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 
 # Grid of the discrete positions listed in legal_actions (mm); any x inside the legal
 # interval is accepted when an action is applied.
@@ -105,12 +104,9 @@ class IllegalAction(Exception):
 
 @dataclass
 class State:
-    """A match: its JSON-able rules state, its pickled world and that world's digest
-    (see World.digest), which identifies the physics where the pickle's bytes cannot."""
+    """A match: its JSON-able rules state, every piece's place included (villa.py)."""
 
     rules: dict
-    blob: bytes
-    physics: str
 
 
 @dataclass
@@ -190,9 +186,7 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
         youngest = rng.randrange(n_players)
     seat_colours, neutral, first = _seat_colours(n_players, youngest, rng)
 
-    world = World.build(setup["columns"], setup["blue_x"])
-    world, _, blob = settle_storable(world, record=False, reference=world.poses())
-    lanes = {c["id"]: c["lane"] for c in setup["columns"]}
+    places = {c["id"]: _setup_place(c) for c in setup["columns"]}
     rules = {
         "version": RULES_VERSION,
         "seed": seed,
@@ -210,7 +204,10 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
                 "colour": spec.colour,
                 "kind": spec.kind,
                 "value": spec.value,
-                "lane": lanes[spec.id],
+                "x": places[spec.id][0],
+                "z": places[spec.id][1],
+                "on": None,
+                "lane": 1,
                 "level": 0,
                 "where": "base",
                 "locked": False,
@@ -220,7 +217,15 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
             for spec in COLUMNS
         ],
         "platforms": [
-            {"index": i, "colour": colour, "laid_by": None, "pose": None, "side": None}
+            {
+                "index": i,
+                "colour": colour,
+                "laid_by": None,
+                "x": float(setup["blue_x"]) if i == 0 else None,
+                "z": 0.0 if i == 0 else None,
+                "pose": None,
+                "side": None,
+            }
             for i, colour in enumerate(PLATFORM_COLOURS)
         ],
         "laid": 1,
@@ -244,19 +249,22 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
         "actions": 0,
         "passes": 0,
     }
-    _sync_poses(rules, world)
+    villa.sync_rest(rules)
+    if not villa.analyse(rules).stands:
+        raise SetupError("unstable", "Blue does not rest steadily on these columns.")
     events: list = []
     _start_turn(rules, first, events)
-    return State(rules, blob, world.digest())
+    return State(rules)
+
+
+def _setup_place(column: dict) -> tuple[float, float]:
+    """A set-up column's foot (x, z) on the base: z given, or one of the three rows."""
+    if "z" in column:
+        return float(column["x"]), float(column["z"])
+    return float(column["x"]), LANE_DEPTH[column["lane"]]
 
 
 # -- geometry read from the rules state --------------------------------------------------
-
-
-def _to_local(pose: list, x: float, y: float) -> tuple[float, float]:
-    dx, dy = x - pose[0], y - pose[1]
-    c, s = math.cos(pose[2]), math.sin(pose[2])
-    return dx * c + dy * s, -dx * s + dy * c
 
 
 def _in_play(column: dict) -> bool:
@@ -272,90 +280,100 @@ def _top_index(rules: dict) -> int:
 
 
 def placement_range(rules: dict, column_id: int) -> tuple[float, float]:
-    """Interval of x (platform-local, mm from its centre) keeping a column fully on top."""
+    """Interval of x or z (from the top platform's centre, mm) keeping a column fully on
+    top; the platforms are square, so it is the same across the width and the depth."""
     half = PLATFORM_LENGTHS[_top_index(rules)] / 2 - COLUMNS[column_id].width / 2
     return -half, half
 
 
-def lane_spans(rules: dict, lane: int) -> list[tuple[float, float, float]]:
-    """(left, right, top) of the top level's columns of a lane, in the top platform's frame."""
-    pose = rules["platforms"][_top_index(rules)]["pose"]
-    spans = []
-    for column in _top_columns(rules):
-        if column["lane"] != lane:
-            continue
-        x, y = _to_local(pose, column["pose"][0], column["pose"][1])
-        half = COLUMNS[column["id"]].width / 2
-        spans.append((x - half, x + half, y + COLUMN_HEIGHT / 2))
-    return spans
-
-
-def _overlapping(spans: list, left: float, right: float) -> list:
-    return [
-        s for s in spans if s[0] < right + PLACEMENT_CLEARANCE and s[1] > left - PLACEMENT_CLEARANCE
-    ]
-
-
-def placement_problem(rules: dict, column_id: int, x: float, lane: int) -> tuple | None:
-    """Why a column may not be placed at (x, lane) on the top platform, or None."""
-    low, high = placement_range(rules, column_id)
-    if lane not in LANES:
-        return "bad_lane", "There is no such lane."
-    if not low - 1e-9 <= x <= high + 1e-9:
-        return "off_platform", "No column may stand half off the platform."
-    half = COLUMNS[column_id].width / 2
-    if _top_index(rules) != RED and _overlapping(lane_spans(rules, lane), x - half, x + half):
-        return "on_column", "A column may stand on another column only on the red platform."
-    return None
-
-
-def placement_candidates(rules: dict, column_id: int) -> list[tuple[float, int]]:
-    """The listed (x, lane) positions: every POSITION_GRID mm where placing is legal."""
-    return list(_placements(rules, column_id))
-
-
-def _placements(rules: dict, column_id: int) -> Iterator[tuple[float, int]]:
-    """placement_candidates one at a time: the same test as placement_problem, with each
-    lane's spans computed once. This runs for every movable column whenever legal actions
-    are listed, where the first free spot is enough to know there is room."""
-    low, high = placement_range(rules, column_id)
-    first = math.ceil(low / POSITION_GRID)
-    last = math.floor(high / POSITION_GRID)
-    half = COLUMNS[column_id].width / 2
-    on_red = _top_index(rules) == RED
-    for lane in LANES:
-        spans = [] if on_red else lane_spans(rules, lane)
-        for k in range(first, last + 1):
-            x = k * POSITION_GRID
-            if not _overlapping(spans, x - half, x + half):
-                yield float(x), lane
-
-
-def _lay_supports(rules: dict, index: int, x: float) -> list[dict]:
-    half = PLATFORM_LENGTHS[index] / 2
+def _overlapped(rules: dict, column_id: int, x: float, z: float) -> list[dict]:
+    """The top level's columns whose feet a column set at (x, z) from the top platform's
+    centre would touch."""
+    platform = rules["platforms"][_top_index(rules)]
+    wx, wz = platform["x"] + x, platform["z"] + z
+    r = COLUMNS[column_id].width / 2
     out = []
     for column in _top_columns(rules):
-        half_w = COLUMNS[column["id"]].width / 2
-        cx = column["pose"][0]
-        if x - half <= cx - half_w and cx + half_w <= x + half:
+        if column["id"] == column_id:
+            continue
+        reach = r + COLUMNS[column["id"]].width / 2 + PLACEMENT_CLEARANCE
+        if (column["x"] - wx) ** 2 + (column["z"] - wz) ** 2 < reach * reach:
             out.append(column)
     return out
 
 
-def lay_problem(rules: dict, x: float) -> tuple | None:
-    """Why the next platform may not be laid centred at world x, or None."""
+def stack_top(rules: dict, column_id: int, x: float, z: float) -> int | None:
+    """On red, the column a column set at (x, z) would stand on: the top of the highest
+    stack it touches (None: on the platform)."""
+    touched = _overlapped(rules, column_id, x, z)
+    if not touched:
+        return None
+    carriers = {c["on"] for c in rules["columns"] if _in_play(c) and c.get("on") is not None}
+    tops = [c for c in touched if c["id"] not in carriers]
+    pool = tops or touched
+    return max(pool, key=lambda c: (villa.column_bottom(rules, c), -c["id"]))["id"]
+
+
+def placement_problem(rules: dict, column_id: int, x: float, z: float) -> tuple | None:
+    """Why a column may not be placed at (x, z) from the top platform's centre, or None."""
+    low, high = placement_range(rules, column_id)
+    if not (low - 1e-9 <= x <= high + 1e-9 and low - 1e-9 <= z <= high + 1e-9):
+        return "off_platform", "No column may stand half off the platform."
+    if _top_index(rules) != RED and _overlapped(rules, column_id, x, z):
+        return "on_column", "A column may stand on another column only on the red platform."
+    return None
+
+
+def placement_candidates(rules: dict, column_id: int) -> list[tuple[float, float, int]]:
+    """The listed (x, z, row) positions: every POSITION_GRID mm across the width, in each
+    of the page's three depth rows (any other legal (x, z) is accepted as well)."""
+    return list(_placements(rules, column_id))
+
+
+def _placements(rules: dict, column_id: int) -> Iterator[tuple[float, float, int]]:
+    low, high = placement_range(rules, column_id)
+    first = math.ceil(low / POSITION_GRID)
+    last = math.floor(high / POSITION_GRID)
+    for lane in LANES:
+        z = max(low, min(high, LANE_DEPTH[lane]))
+        for k in range(first, last + 1):
+            x = float(k * POSITION_GRID)
+            if placement_problem(rules, column_id, x, z) is None:
+                yield x, z, lane
+
+
+def _lay_supports(rules: dict, index: int, x: float, z: float) -> list[dict]:
+    """The top level's columns wholly under a platform laid centred at (x, z)."""
+    half = PLATFORM_LENGTHS[index] / 2
+    out = []
+    for column in _top_columns(rules):
+        if column.get("on") is not None:
+            continue
+        r = COLUMNS[column["id"]].width / 2
+        if abs(column["x"] - x) + r <= half and abs(column["z"] - z) + r <= half:
+            out.append(column)
+    return out
+
+
+def lay_problem(rules: dict, x: float, z: float | None = None) -> tuple | None:
+    """Why the next platform may not be laid centred at world (x, z), or None (z: by
+    default, centred in depth on the platform below)."""
     index = rules["laid"]
     if index >= len(PLATFORM_COLOURS):
         return "no_platform_left", "All five platforms are already laid."
-    if abs(x) + PLATFORM_LENGTHS[index] / 2 > BASE_LENGTH / 2 + 1e-9:
+    if z is None:
+        z = rules["platforms"][index - 1]["z"]
+    half = PLATFORM_LENGTHS[index] / 2
+    if abs(x) + half > BASE_LENGTH / 2 + 1e-9 or abs(z) + half > BASE_LENGTH / 2 + 1e-9:
         return "platform_off_base", "Every platform must stay within the base."
-    if len(_lay_supports(rules, index, x)) < MIN_PLATFORM_SUPPORTS:
+    if len(_lay_supports(rules, index, x, z)) < MIN_PLATFORM_SUPPORTS:
         return "too_few_supports", "A new platform must rest on at least 3 columns."
     return None
 
 
 def lay_candidates(rules: dict) -> list[float]:
-    """The listed centre positions (world x, mm) where the next platform may be laid."""
+    """The listed centre positions (world x, mm, centred in depth on the platform below)
+    where the next platform may be laid."""
     return list(_lay_positions(rules))
 
 
@@ -454,7 +472,10 @@ def _protest_movable(rules: dict, seat: int) -> list[int]:
 
 
 def _can_ask_platform(rules: dict) -> bool:
-    return next(_lay_positions(rules), None) is not None
+    """A player may claim while a platform is left to lay (French record: the claim is what
+    the player "affirme"; whether the platform can rest on 3 columns is seen only when it is
+    laid: "si ce n'est pas possible, ... il passe son tour")."""
+    return rules["laid"] < len(PLATFORM_COLOURS)
 
 
 def _can_act(rules: dict, seat: int) -> bool:
@@ -568,6 +589,7 @@ def _start_turn(rules: dict, seat: int, events: list) -> None:
         turn=candidate,
         to_act=candidate,
         context=CONTEXT_TURN,
+        built=False,
         turn_colour=None,
         touched=None,
         touch_load=None,
@@ -640,8 +662,8 @@ def legal_actions(state: State) -> list[dict]:
         add("abort", column=rules["touched"])
     elif phase == PHASE_HOLDING:
         column_id = rules["holding"]["column"]
-        for x, lane in placement_candidates(rules, column_id):
-            add("place", column=column_id, x=x, lane=lane)
+        for x, z, lane in placement_candidates(rules, column_id):
+            add("place", column=column_id, x=x, z=z, lane=lane)
         add("abort", column=column_id)
     elif phase in (PHASE_CLAIM, PHASE_NEUTRAL_PROTEST):
         if _protest_possible(rules, seat):
@@ -679,45 +701,15 @@ def _integer(action: dict, key: str) -> int:
     return value
 
 
-def _sync_poses(rules: dict, world: World) -> None:
-    """Copy both views' poses into the rules: "pose" (front: x, y, angle) and "side"
-    (side view: z, y, angle)."""
-    poses = world.poses()
-    for column in rules["columns"]:
-        key = column_key(column["id"])
-        in_play = _in_play(column)
-        column["pose"] = list(poses[key]) if in_play else None
-        column["side"] = list(poses[SIDE_PREFIX + key]) if in_play else None
-    for platform in rules["platforms"]:
-        key = platform_key(platform["index"])
-        pose = poses.get(key)
-        platform["pose"] = list(pose) if pose is not None else None
-        side = poses.get(SIDE_PREFIX + key)
-        platform["side"] = list(side) if side is not None else None
-
-
-def _settle_and_sync(
-    ctx: "_Context", reference: dict, start: float, first_frame: bool = True, driver=None
-):
-    """Settle until storable, keep the frames, and copy the bodies' poses into the rules.
-
-    The world may be replaced by a reload of itself (physics.settle_storable): read it from
-    ctx.world afterwards.
-    """
-    world, result, blob = settle_storable(
-        ctx.world,
-        record=ctx.record,
-        reference=reference,
-        start_time=start,
-        lookahead=ctx.lookahead,
-        driver=driver,
-    )
-    ctx.world = world
-    ctx.steps += result.steps
-    ctx.stored = (blob, ctx.steps)
-    ctx.frames.extend(result.frames if first_frame else result.frames[1:])
-    _sync_poses(ctx.rules, world)
-    return result
+def _moved(ctx: "_Context", outcome: villa.Outcome, first_frame: bool = True) -> dict | None:
+    """Keep a motion's frames and steps; the villa's poses follow its places. Returns the
+    collapse, if the villa came down."""
+    ctx.steps += outcome.steps
+    frames = outcome.frames if first_frame or not ctx.frames else outcome.frames[1:]
+    ctx.frames.extend(frames)
+    if outcome.collapse is None:
+        villa.sync_rest(ctx.rules)
+    return outcome.collapse
 
 
 def _failed_level(rules: dict, piece: str) -> int:
@@ -735,48 +727,52 @@ def level_name(level: int) -> str:
     return "base" if level == 0 else PLATFORM_COLOURS[level - 1]
 
 
-def _collapse_event(rules: dict, result, actor: int, events: list) -> None:
-    level = _failed_level(rules, result.piece)
+def _collapse_event(rules: dict, collapse: dict, actor: int, events: list) -> None:
+    level = _failed_level(rules, collapse["piece"])
     name = rules["seats"][actor]["name"]
+    direction = collapse["direction"]
     events.append(
         _event(
             "collapse",
-            f"The villa collapses ({result.reason.replace('_', ' ')}, at the "
-            f"{level_name(level)} level); {name} caused it.",
+            f"The villa collapses towards the {direction} ({collapse['reason'].replace('_', ' ')}, "
+            f"at the {level_name(level)} level); {name} caused it.",
             by=actor,
-            reason=result.reason,
+            reason=collapse["reason"],
             level=level,
-            view=result.view,
+            direction=direction,
+            view="side" if direction in ("front", "back") else "front",
         )
     )
-    collapse = {
+    record = {
         "by": actor,
-        "reason": result.reason,
+        "reason": collapse["reason"],
         "level": level,
-        "piece": result.piece,
-        "view": result.view,
+        "piece": collapse["piece"],
+        "direction": direction,
+        # Which flat drawing shows it best: the front one for a fall across the width.
+        "view": "side" if direction in ("front", "back") else "front",
     }
-    _finish(rules, "collapse", events, collapse)
+    _finish(rules, "collapse", events, record)
 
 
-def _place_frames(column_id: int, pose: tuple) -> list[dict]:
-    key = column_key(column_id)
+def _scripted_frames(key: str, pose: list, side: list) -> list[dict]:
+    """A piece coming down onto its place from PLACE_ANIMATION_HEIGHT above it."""
     n = max(1, int(round(PLACE_ANIMATION_TIME / FRAME_TIME)))
     frames = []
     for k in range(n):
-        y = pose[1] + PLACE_ANIMATION_HEIGHT * (1 - k / n)
-        frames.append({"t": round(k * FRAME_TIME, 3), "poses": {key: _q(pose[0], y, pose[2])}})
+        lift = PLACE_ANIMATION_HEIGHT * (1 - k / n)
+        frames.append(
+            {
+                "t": round(k * FRAME_TIME, 3),
+                "poses": {key: _q(pose[0], pose[1] + lift, pose[2])},
+                "side": {key: _q(side[0], side[1] + lift, side[2])},
+            }
+        )
     return frames
 
 
 def _q(x: float, y: float, a: float) -> list[float]:
     return [round(x, 1), round(y, 1), round(a, 3)]
-
-
-def _shift_frames(frames: list, offset: float) -> list:
-    for frame in frames:
-        frame["t"] = round(frame["t"] + offset, 3)
-    return frames
 
 
 def _check_seat(rules: dict, action: dict) -> int:
@@ -798,10 +794,10 @@ def apply_action(
 
     Raises IllegalAction(code, reason) for anything the rules do not allow. `record=False`
     skips the frames only: the state reached is the same (replays rely on it).
-    `lookahead=True` is a bot trying a move: a collapse's simulation stops at once and the
-    new snapshot is not checked for standing, so the state is not one to store.
-    `tremor=False` leaves out the hand's chance, the tremor option and the shape of a
-    pull's wobble (a bot cannot foresee its own hand).
+    `lookahead=True` is a bot trying a move (kept for callers; the villa is plain data, so
+    a look-ahead is an ordinary action whose result is not stored).
+    `tremor=False` leaves out the hand's chance and the tremor option (a bot cannot
+    foresee its own hand).
     """
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         _refuse("malformed", "An action is an object with a 'type'.")
@@ -810,58 +806,35 @@ def apply_action(
         _refuse("game_over", "The game is over; no action is accepted.")
     seat = _check_seat(rules, action)
     kind = action["type"]
-    # A JSON round trip copies faster than deepcopy and keeps the state JSON-able. The
-    # action log is not part of the state (snapshots from before kept one: dropped here):
-    # the caller keeps it, once (the web layer's action rows), and replays from it.
+    # A JSON round trip copies faster than deepcopy and keeps the state JSON-able.
     rules = json.loads(json.dumps({k: v for k, v in rules.items() if k != "log"}))
     handler = _HANDLERS.get(kind)
     if handler is None:
         _refuse("unknown_action", f"Unknown action '{kind}'.")
-    ctx = _Context(
-        state.blob, rules, record, tremor and rules["options"]["tremor"] > 0, tremor, lookahead
-    )
+    ctx = _Context(rules, record, tremor and rules["options"]["tremor"] > 0, tremor)
     handler(ctx, seat, action)
     logged = {**action, "seat": seat}
     rules["actions"] += 1
     rules["scores"] = scores(rules)
-    if ctx.world is not None and ctx.changed:
-        blob, steps = ctx.stored
-        if blob is None or steps != ctx.steps:
-            blob = ctx.world.dump()
-        physics = ctx.world.digest()
-    else:
-        blob, physics = state.blob, state.physics
-    return ActionResult(State(rules, blob, physics), ctx.frames, ctx.events, ctx.steps, logged)
+    return ActionResult(State(rules), ctx.frames, ctx.events, ctx.steps, logged)
 
 
 class _Context:
-    """Per-action working set: the rules copy, the world (loaded on demand), frames, events."""
+    """Per-action working set: the rules copy, frames, events."""
 
-    def __init__(
-        self, blob: bytes, rules: dict, record: bool, tremor: bool, chance: bool, lookahead: bool
-    ):
-        self.blob = blob
+    def __init__(self, rules: dict, record: bool, tremor: bool, chance: bool):
         self.rules = rules
         self.record = record
         # tremor: the tremor option's placement error applies; chance: the hand's dice roll
         # (off when a bot looks ahead: it cannot foresee its own hand).
         self.tremor = tremor
         self.chance = chance
-        self.lookahead = lookahead
-        # The last snapshot known to stand, with the step count it was taken at.
-        self.stored: tuple[bytes | None, int] = (None, -1)
-        self.world: World | None = None
-        self.changed = False
         self.frames: list = []
         self.events: list = []
         self.steps = 0
 
-    def load(self) -> World:
-        if self.world is None:
-            self.world = World.load(self.blob)
-            self.world.activate_all()
-        self.changed = True
-        return self.world
+    def hand(self) -> Chance:
+        return Chance.draw(_hand_rng(self.rules)) if self.chance else FORESEEN
 
 
 def _need_phase(rules: dict, *phases: str) -> None:
@@ -891,17 +864,10 @@ def _do_touch(ctx: _Context, seat: int, action: dict) -> None:
     column = rules["columns"][column_id]
     if column_id not in _context_movable(rules):
         _refuse(*_touch_problem(rules, column, seat))
-    # Reading the load steps a scratch world; the stored one stays untouched.
-    load = World.load(ctx.blob).column_load(column_id)
-    rules.update(phase=PHASE_TOUCHED, touched=column_id, touch_load=round(load, 1))
-    ctx.events.append(
-        _event(
-            "touched",
-            f"The column bears {load:.0f} g.",
-            column=column_id,
-            load=round(load, 1),
-        )
-    )
+    # The load is rounded once, here: every place that shows it shows this figure.
+    load = int(round(villa.column_load(rules, column_id)))
+    rules.update(phase=PHASE_TOUCHED, touched=column_id, touch_load=load)
+    ctx.events.append(_event("touched", f"The column bears {load} g.", column=column_id, load=load))
 
 
 def _touch_problem(rules: dict, column: dict, seat: int) -> tuple[str, str]:
@@ -945,21 +911,6 @@ def _hand_rng(rules: dict) -> random.Random:
     return random.Random(f"{rules['seed']}:hand:{rules['actions']}")  # noqa: S311
 
 
-def _pull_driver(ctx: _Context, world: World, column_id: int, gesture: Gesture) -> PullDriver:
-    """The hand that draws a column out from under the platform above it (if any)."""
-    rules = ctx.rules
-    key = column_key(column_id)
-    body = world.bodies[key]
-    level = rules["columns"][column_id]["level"]
-    above = world.bodies.get(platform_key(level)) if level < rules["laid"] else None
-    direction = 1.0 if body.position.x >= 0 else -1.0
-    end = platform_end(above, level, direction) if above is not None else None
-    # How the hand wobbles is chance, drawn per action: a bot looking ahead (chance off)
-    # knows how steady its hand is but not the shape of the wobble.
-    chance = wobble(_hand_rng(rules)) if ctx.chance else FORESEEN_WOBBLE
-    return PullDriver(world.space, body, key, column_id, gesture, chance, end)
-
-
 def _do_pull(ctx: _Context, seat: int, action: dict) -> None:
     rules = ctx.rules
     _need_phase(rules, PHASE_TOUCHED)
@@ -967,24 +918,16 @@ def _do_pull(ctx: _Context, seat: int, action: dict) -> None:
     if column_id != rules["touched"]:
         _refuse("not_touched", "Only the column you touched may be pulled.")
     gesture = _gesture(action, PULL_SPEED_MIN, PULL_SPEED_MAX, PULL_SPEED_DEFAULT)
-    world = ctx.load()
-    reference = world.poses()
     column = rules["columns"][column_id]
-    pose = world.pose(column_key(column_id))
-    driver = _pull_driver(ctx, world, column_id, gesture)
     rules["holding"] = {
         "column": column_id,
-        "origin": list(pose),
-        "origin_side": list(world.side_pose(column_key(column_id))),
-        "origin_level": column["level"],
-        "origin_where": column["where"],
-        "origin_lane": column["lane"],
+        "origin": {k: column[k] for k in ("x", "z", "level", "where", "on")},
     }
+    collapse = _moved(ctx, villa.pull(rules, column_id, gesture, ctx.hand(), record=ctx.record))
     column["where"] = "hand"
-    column["pose"] = None
-    result = _settle_and_sync(ctx, reference, 0.0, driver=driver)
-    if result.collapsed:
-        _collapse_event(rules, result, seat, ctx.events)
+    column["pose"] = column["side"] = None
+    if collapse:
+        _collapse_event(rules, collapse, seat, ctx.events)
         return
     rules.update(phase=PHASE_HOLDING, touched=None, touch_load=None)
     ctx.events.append(
@@ -1002,16 +945,29 @@ def _resting_problem(rules: dict, column_id: int) -> tuple | None:
     the platform) or rule 8 (on another column, below red): the aim is checked before the
     placement, this checks where the hand actually put it."""
     top = _top_index(rules)
-    pose = rules["platforms"][top]["pose"]
+    platform = rules["platforms"][top]
     column = rules["columns"][column_id]
-    x, y = _to_local(pose, column["pose"][0], column["pose"][1])
-    half = COLUMNS[column_id].width / 2
-    if abs(x) + half > PLATFORM_LENGTHS[top] / 2 + RESTING_TOLERANCE:
+    half = PLATFORM_LENGTHS[top] / 2 - COLUMNS[column_id].width / 2 + RESTING_TOLERANCE
+    if abs(column["x"] - platform["x"]) > half or abs(column["z"] - platform["z"]) > half:
         return "off_platform", "The column came to rest half off the platform."
-    bottom = y - COLUMN_HEIGHT / 2 - PLATFORM_THICKNESS / 2
-    if top != RED and bottom > RESTING_TOLERANCE:
-        return "on_column", "The column came to rest on another column."
+    if top != RED:
+        x, z = column["x"] - platform["x"], column["z"] - platform["z"]
+        if _overlapped(rules, column_id, x, z):
+            return "on_column", "The column came to rest against another column."
     return None
+
+
+def _place_spot(rules: dict, action: dict) -> tuple[float, float]:
+    """(x, z) of a placement from the top platform's centre: "z" in mm, or one of the
+    page's three depth rows ("lane")."""
+    x = _number(action, "x")
+    if "z" in action:
+        return x, _number(action, "z")
+    lane = _integer(action, "lane")
+    if lane not in LANES:
+        _refuse("bad_lane", "There is no such lane.")
+    low, high = placement_range(rules, rules["holding"]["column"])
+    return x, max(low, min(high, LANE_DEPTH[lane]))
 
 
 def _do_place(ctx: _Context, seat: int, action: dict) -> None:
@@ -1020,53 +976,53 @@ def _do_place(ctx: _Context, seat: int, action: dict) -> None:
     column_id = rules["holding"]["column"]
     if action.get("column", column_id) != column_id:
         _refuse("not_holding", "You can only place the column you hold.")
-    x = _number(action, "x")
-    lane = _integer(action, "lane")
-    problem = placement_problem(rules, column_id, x, lane)
+    x, z = _place_spot(rules, action)
+    problem = placement_problem(rules, column_id, x, z)
     if problem:
         _refuse(*problem)
     gesture = _gesture(action, PLACE_SPEED_MIN, PLACE_SPEED_MAX, PLACE_SPEED_DEFAULT)
-    hand = _hand_rng(rules)
-    # The hand tilts the column a little across the width and across the depth.
-    angle_error = place_tilt(gesture, hand) if ctx.chance else 0.0
-    depth_error = place_tilt(gesture, hand) if ctx.chance else 0.0
     if ctx.tremor:
         # The tremor comes from the match seed and the action's index, so replays agree.
         rng = random.Random(f"{rules['seed']}:tremor:{rules['actions']}")  # noqa: S311
         sigma = rules["options"]["tremor"]
         x += rng.gauss(0.0, sigma)
-        angle_error += rng.gauss(0.0, sigma * TREMOR_ANGLE_PER_MM)
-    world = ctx.load()
-    reference = world.poses()
+        z += rng.gauss(0.0, sigma)
     top = _top_index(rules)
-    half = COLUMNS[column_id].width / 2
-    # Only a tremor (or red) can put a column onto another; then it is set on the highest.
-    below = _overlapping(lane_spans(rules, lane), x - half, x + half)
-    stack_top = max(s[2] for s in below) if below else None
-    pose = world.placement_pose(column_id, top, x, stack_top)
-    pose = (pose[0], pose[1], pose[2] + angle_error)
-    side = world.side_placement_pose(top, lane, stack_top)
-    side = (side[0], side[1], side[2] + depth_error)
-    world.add_column(column_id, lane, pose, side_pose=side, stacked=stack_top is not None)
-    # Set down at the gesture's speed, straight down in the platform's frame, in each view.
-    for bodies, tilt in (
-        (world.bodies, pose[2] - angle_error),
-        (world.side_bodies, side[2] - depth_error),
-    ):
-        bodies[column_key(column_id)].velocity = (
-            gesture.speed * math.sin(tilt),
-            -gesture.speed * math.cos(tilt),
-        )
-    column = rules["columns"][column_id]
-    column.update(where="platform", level=rules["laid"], lane=lane)
-    if ctx.record:
-        ctx.frames.extend(_place_frames(column_id, pose))
-    start = PLACE_ANIMATION_TIME if ctx.record else 0.0
-    result = _settle_and_sync(ctx, reference, start)
+    on = stack_top(rules, column_id, x, z) if top == RED else None
+    chance = ctx.hand() if ctx.chance else None
+    outcome = villa.place(rules, column_id, x, z, on, gesture, chance, record=ctx.record)
+    if ctx.record and outcome.frames:
+        first = outcome.frames[0]
+        key = column_key(column_id)
+        pose, side = first["poses"].get(key), first["side"].get(key)
+        if pose and side:
+            lead = _scripted_frames(key, pose, side)
+            for frame in outcome.frames:
+                frame["t"] = round(frame["t"] + PLACE_ANIMATION_TIME, 3)
+            outcome.frames = lead + outcome.frames
     holding = rules["holding"]
     rules["holding"] = None
-    if result.collapsed:
-        _collapse_event(rules, result, seat, ctx.events)
+    if outcome.fell_alone:
+        # The column fell over or off by itself; the villa stands. The French record ends
+        # the game when "la VILLA PALETTI s'écroule", the villa; a build that fails is an
+        # interrupted one: the column goes back where it was taken from and is locked.
+        ctx.steps += outcome.steps
+        ctx.frames.extend(outcome.frames)
+        ctx.events.append(
+            _event(
+                "placement_failed",
+                "The column fell over: the build has failed.",
+                column=column_id,
+                problem="fell_over",
+            )
+        )
+        column = rules["columns"][column_id]
+        column.update(where="hand")
+        _give_up_build(ctx, seat, column_id, holding)
+        return
+    collapse = _moved(ctx, outcome)
+    if collapse:
+        _collapse_event(rules, collapse, seat, ctx.events)
         return
     broken = _resting_problem(rules, column_id)
     if broken:
@@ -1076,6 +1032,12 @@ def _do_place(ctx: _Context, seat: int, action: dict) -> None:
         )
         _give_up_build(ctx, seat, column_id, holding)
         return
+    # Where it now stands may be too much for the villa: the statics decide.
+    collapse = _moved(ctx, villa.settle_after(rules, record=ctx.record, t0=_last_time(ctx.frames)))
+    if collapse:
+        _collapse_event(rules, collapse, seat, ctx.events)
+        return
+    rules["built"] = True
     ctx.events.append(
         _event(
             "placed",
@@ -1118,12 +1080,18 @@ def _protest_succeeded(ctx: _Context, column_id: int) -> None:
         )
         rules.update(phase=PHASE_REWARD, to_act=protester, context=CONTEXT_TURN)
         return
-    world = ctx.load()
-    reference = world.poses()
-    world.remove_column(column_id)
-    rules["columns"][column_id].update(where="out", pose=None)
-    # Lifting a column off the top disturbs nothing, but the physics still decides.
-    result = _settle_and_sync(ctx, reference, _last_time(ctx.frames), first_frame=False)
+    rules["columns"][column_id].update(where="out", pose=None, side=None)
+    if ctx.record:
+        key = column_key(column_id)
+        ctx.frames.append(
+            {
+                "t": round(_last_time(ctx.frames) + FRAME_TIME, 3),
+                "poses": {key: None},
+                "side": {key: None},
+            }
+        )
+    # Lifting a column off the top takes weight off it; the statics still decide.
+    collapse = _moved(ctx, villa.settle_after(rules, record=ctx.record, t0=_last_time(ctx.frames)))
     ctx.events.append(
         _event(
             "protest_succeeded",
@@ -1131,8 +1099,8 @@ def _protest_succeeded(ctx: _Context, column_id: int) -> None:
             column=column_id,
         )
     )
-    if result.collapsed:
-        _collapse_event(rules, result, rules["to_act"], ctx.events)
+    if collapse:
+        _collapse_event(rules, collapse, rules["to_act"], ctx.events)
         return
     _end_turn(rules, ctx.events)
 
@@ -1158,21 +1126,18 @@ def _give_up_build(ctx: _Context, seat: int, column_id: int, holding: dict | Non
     column = rules["columns"][column_id]
     locks = rules["options"].get("abort", "french") == "french"
     if holding is not None:
-        # Put back where it was taken from; the villa then settles around it.
-        world = ctx.load()
-        reference = world.poses()
-        if world.has_column(column_id):  # a placement that broke a rule: off the top first
-            world.remove_column(column_id)
-        lane = holding.get("origin_lane", column["lane"])
-        side = holding.get("origin_side")
-        world.add_column(
-            column_id, lane, tuple(holding["origin"]), side_pose=tuple(side) if side else None
+        # Put back where it was taken from; the statics then decide.
+        column.update(holding["origin"])
+        villa.sync_rest(rules)
+        if ctx.record:
+            key = column_key(column_id)
+            ctx.frames.extend(_scripted_frames(key, column["pose"], column["side"]))
+        collapse = _moved(
+            ctx, villa.settle_after(rules, record=ctx.record, t0=_last_time(ctx.frames))
         )
-        column.update(where=holding["origin_where"], level=holding["origin_level"], lane=lane)
-        result = _settle_and_sync(ctx, reference, _last_time(ctx.frames))
-        if result.collapsed:
+        if collapse:
             column["locked"] = locks
-            _collapse_event(rules, result, seat, ctx.events)
+            _collapse_event(rules, collapse, seat, ctx.events)
             return
     column["locked"] = locks
     rules.update(touched=None, touch_load=None, holding=None)
@@ -1225,6 +1190,8 @@ def _protest_failed(ctx: _Context) -> None:
     protester_colours = _seat_colours_of(rules, claim["protester"])
     if any(_in_play(c) and c["colour"] in protester_colours for c in rules["columns"]):
         rules.update(phase=PHASE_PENALTY, to_act=claim["claimant"], context=CONTEXT_TURN)
+    elif _polish_protest(rules):
+        _end_turn(rules, ctx.events)  # no lay after an objection (Polish text)
     else:
         rules.update(phase=PHASE_LAY, to_act=claim["claimant"], context=CONTEXT_TURN)
 
@@ -1236,8 +1203,6 @@ def _do_ask_platform(ctx: _Context, seat: int, action: dict) -> None:
         _refuse("wrong_phase", "Only the builder may ask for a new platform.")
     if rules["laid"] >= len(PLATFORM_COLOURS):
         _refuse("no_platform_left", "All five platforms are already laid.")
-    if not _can_ask_platform(rules):
-        _refuse("too_few_supports", "A new platform must rest on at least 3 columns.")
     n = len(rules["seats"])
     others = [(seat + k) % n for k in range(1, n)]
     rules.update(
@@ -1315,18 +1280,20 @@ def _do_remove_column(ctx: _Context, seat: int, action: dict) -> None:
             _refuse("column_out", "That column is out of the game.")
         _refuse("not_protesters_column", "Remove one of the protester's columns still in play.")
     gesture = _gesture(action, PULL_SPEED_MIN, PULL_SPEED_MAX, PULL_SPEED_DEFAULT)
-    world = ctx.load()
-    reference = world.poses()
-    driver = _pull_driver(ctx, world, column_id, gesture)
-    column.update(where="out", pose=None)
-    result = _settle_and_sync(ctx, reference, 0.0, driver=driver)
+    collapse = _moved(ctx, villa.pull(rules, column_id, gesture, ctx.hand(), record=ctx.record))
+    column.update(where="out", pose=None, side=None)
     ctx.events.append(
         _event("column_removed", "The column is removed from the game.", column=column_id)
     )
-    if result.collapsed:
-        _collapse_event(rules, result, seat, ctx.events)
+    if collapse:
+        _collapse_event(rules, collapse, seat, ctx.events)
         return
     if rules["phase"] == PHASE_REWARD:
+        _end_turn(rules, ctx.events)
+        return
+    if _polish_protest(rules):
+        # Polish text: the platform is laid only if nobody objects ("Jeśli nie ma żadnych
+        # zastrzeżeń"); after a failed protest the penalty ends the claimant's turn.
         _end_turn(rules, ctx.events)
         return
     rules.update(phase=PHASE_LAY, to_act=rules["claim"]["claimant"])
@@ -1336,26 +1303,20 @@ def _do_lay_platform(ctx: _Context, seat: int, action: dict) -> None:
     rules = ctx.rules
     _need_phase(rules, PHASE_LAY)
     x = _number(action, "x")
-    problem = lay_problem(rules, x)
+    index = rules["laid"]
+    z = _number(action, "z") if "z" in action else rules["platforms"][index - 1]["z"]
+    problem = lay_problem(rules, x, z)
     if problem:
         _refuse(*problem)
-    index = rules["laid"]
-    world = ctx.load()
-    reference = world.poses()
-    supports = _lay_supports(rules, index, x)
-    top_pose = rules["platforms"][index - 1]["pose"]
-    # Laid on the highest supporting column, parallel to the platform below, not steadied.
-    height = max(c["pose"][1] for c in supports) + COLUMN_HEIGHT / 2
-    pose = (x, height + PLATFORM_THICKNESS / 2 + 0.2, top_pose[2])
-    world.add_platform(index, pose)
-    if ctx.record:
-        ctx.frames.extend(_lay_frames(index, pose))
-    start = PLACE_ANIMATION_TIME if ctx.record else 0.0
+    platform = rules["platforms"][index]
+    platform.update(x=x, z=z, laid_by=seat)
     rules["laid"] += 1
-    rules["platforms"][index]["laid_by"] = seat
-    result = _settle_and_sync(ctx, reference, start)
-    if result.collapsed:
-        _collapse_event(rules, result, seat, ctx.events)
+    villa.sync_rest(rules)
+    if ctx.record:
+        ctx.frames.extend(_scripted_frames(platform_key(index), platform["pose"], platform["side"]))
+    collapse = _moved(ctx, villa.settle_after(rules, record=ctx.record, t0=_last_time(ctx.frames)))
+    if collapse:
+        _collapse_event(rules, collapse, seat, ctx.events)
         return
     ctx.events.append(
         _event(
@@ -1367,22 +1328,12 @@ def _do_lay_platform(ctx: _Context, seat: int, action: dict) -> None:
     _end_turn(rules, ctx.events)
 
 
-def _lay_frames(index: int, pose: tuple) -> list[dict]:
-    key = platform_key(index)
-    n = max(1, int(round(PLACE_ANIMATION_TIME / FRAME_TIME)))
-    return [
-        {
-            "t": round(k * FRAME_TIME, 3),
-            "poses": {key: _q(pose[0], pose[1] + PLACE_ANIMATION_HEIGHT * (1 - k / n), pose[2])},
-        }
-        for k in range(n)
-    ]
-
-
 def _may_pass(rules: dict) -> bool:
     """Passing is a choice where the French text says "peut" (may): asking for a platform
     when it is one's only move, removing a protester's column, laying the platform."""
     phase = rules["phase"]
+    if phase == PHASE_PENALTY and _polish_protest(rules):
+        return False  # Polish text: the builder "usuwa" (removes) one: not a choice
     if phase in (PHASE_PENALTY, PHASE_REWARD, PHASE_LAY):
         return True
     if phase not in (PHASE_MOVE, PHASE_CHOOSE_COLOUR) or rules["context"] != CONTEXT_TURN:
@@ -1428,11 +1379,23 @@ def _do_pass(ctx: _Context, seat: int, action: dict) -> None:
                 seat=seat,
             )
         ctx.events.append(event)
-        _end_turn(rules, ctx.events)
+        _turn_without_building(ctx)
         return
     ctx.events.append(
         _event("passed", f"{name} passes rather than ask for a new platform.", seat=seat)
     )
+    _turn_without_building(ctx)
+
+
+def _turn_without_building(ctx: _Context) -> None:
+    """The turn ends with nothing built by the builder: it counts towards a whole round of
+    passes, which ends the game (nobody can place a column or a platform on the top level,
+    French record D). A turn whose neutral step moved a column (3 players) built something:
+    it does not count."""
+    rules = ctx.rules
+    if rules.get("built"):
+        _end_turn(rules, ctx.events)
+        return
     rules["passes"] = rules.get("passes", 0) + 1
     if rules["passes"] >= len(rules["seats"]):
         # A whole round of passes: nobody will build on the top level any more.

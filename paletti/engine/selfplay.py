@@ -1,15 +1,15 @@
 """Headless bot matches, for tuning the model and the bots (used by paletti_selfplay)."""
 
+import math
 import random
 import statistics
 import time
 from dataclasses import asdict, dataclass
 
 from .bots import choose_action
-from .physics import HOLD_TOLERANCE, World
-from .pieces import PLATFORM_COLOURS
-from .rules import State, apply_action, level_name, new_match
-from .store import state_hash
+from .pieces import COLUMNS, PLATFORM_COLOURS, PLATFORM_LENGTHS, PLATFORM_MASSES
+from .rules import apply_action, level_name, new_match
+from .store import load, snapshot, state_hash
 
 # A match that has not ended after this many actions is stopped (and reported so).
 MAX_ACTIONS = 600
@@ -34,20 +34,72 @@ class MatchReport:
     turns: int = 0
     collapse_action: str | None = None  # the action type during which the villa fell
     collapse_reason: str | None = None
-    collapse_view: str | None = None  # "front" or "side" (depth), where it showed first
+    collapse_view: str | None = None  # "front" or "side": the flat drawing that shows it
+    collapse_direction: str | None = None  # left, right, front or back
     outcome: str | None = None
     protests: int = 0
     protests_won: int = 0
     claims: int = 0
-    # With check_reload: every stored state reloaded and stepped with no action.
+    passes: int = 0
+    # With check_reload: every action applied to the live state and to the state reloaded
+    # from its snapshot, and every stored state audited in 3-D (outside_hull).
     states_checked: int = 0
-    states_that_moved: int = 0
-    worst_reload_shift: float = 0.0
+    reload_mismatches: int = 0
+    outside_hull: int = 0  # stored states with a platform's load > 1 mm outside its supports
+    worst_margin: float | None = None  # the smallest margin of any stored platform (mm)
+    bot_action_cpu: list | None = None  # seconds of CPU per bot decision
 
 
-def reload_shift(state: State) -> float:
-    """How far (mm) the stored villa moves when reloaded and stepped 3 s with no action."""
-    return World.load(state.blob).hold_shift()
+# How far outside the hull of its supports a stored platform's load may lie (mm).
+AUDIT_TOLERANCE = 1.0
+
+
+def audit_margin(rules: dict) -> float:
+    """The smallest margin (mm) of any laid platform's load over the columns under it,
+    computed here on its own from the stored places, as an audit of the engine's statics
+    (statics.py is not used): over 720 directions, the least of how far the supports' tops
+    reach beyond the load's centre: a top wholly under the board reaches its centre plus its
+    radius; one that sticks out past the board's edge is sampled at 720 points round its
+    rim, kept where they are under the board."""
+    columns = [c for c in rules["columns"] if c["where"] in ("base", "platform")]
+    laid = [p for p in rules["platforms"] if p.get("x") is not None]
+    rim = [(math.cos(k * math.pi / 360), math.sin(k * math.pi / 360)) for k in range(720)]
+    worst = math.inf
+    for platform in laid:
+        index = platform["index"]
+        parts = [(PLATFORM_MASSES[index], platform["x"], platform["z"])]
+        parts += [(COLUMNS[c["id"]].mass, c["x"], c["z"]) for c in columns if c["level"] > index]
+        parts += [
+            (PLATFORM_MASSES[p["index"]], p["x"], p["z"]) for p in laid if p["index"] > index
+        ]
+        mass = sum(m for m, _, _ in parts)
+        cx = sum(m * x for m, x, _ in parts) / mass
+        cz = sum(m * z for m, _, z in parts) / mass
+        half = PLATFORM_LENGTHS[index] / 2
+        whole, points = [], []
+        for c in columns:
+            if c["level"] != index or c.get("on") is not None:
+                continue
+            r = COLUMNS[c["id"]].width / 2
+            dx, dz = abs(c["x"] - platform["x"]), abs(c["z"] - platform["z"])
+            if dx + r <= half and dz + r <= half:
+                whole.append((c["x"], c["z"], r))
+                continue
+            for ux, uz in rim:
+                x, z = c["x"] + r * ux, c["z"] + r * uz
+                if abs(x - platform["x"]) <= half and abs(z - platform["z"]) <= half:
+                    points.append((x, z))
+        if not whole and len(points) < 3:
+            return -math.inf
+        margin = math.inf
+        for ux, uz in rim:
+            reach = max(
+                max((x * ux + z * uz + r for x, z, r in whole), default=-math.inf),
+                max((x * ux + z * uz for x, z in points), default=-math.inf),
+            )
+            margin = min(margin, reach - (cx * ux + cz * uz))
+        worst = min(worst, margin)
+    return worst
 
 
 def play_match(
@@ -66,26 +118,34 @@ def play_match(
     rng = random.Random(f"{seed}:bots")  # noqa: S311 - bot choices, not security
     started = time.perf_counter()
     slowest = 0.0
-    counts = {"turns": 1, "protests": 0, "protests_won": 0, "claims": 0}
-    checked, moved, worst = 0, 0, 0.0
+    counts = {"turns": 1, "protests": 0, "protests_won": 0, "claims": 0, "passes": 0}
+    checked, mismatches, outside, worst = 0, 0, 0, math.inf
+    cpu = []
     last_action = None
     while True:
-        if check_reload:
-            shift = reload_shift(state)
+        if check_reload and state.rules["phase"] != "over":
+            margin = audit_margin(state.rules)
             checked += 1
-            moved += shift > HOLD_TOLERANCE
-            worst = max(worst, shift)
+            outside += margin < -AUDIT_TOLERANCE
+            worst = min(worst, margin)
         if state.rules["phase"] == "over" or state.rules["actions"] >= MAX_ACTIONS:
             break
         tick = time.perf_counter()
+        cpu_tick = time.process_time()
         action = choose_action(state, level, rng)
+        cpu.append(time.process_time() - cpu_tick)
         slowest = max(slowest, time.perf_counter() - tick)
         turn = state.rules["turn"]
         result = apply_action(state, action, record=False)
+        if check_reload:
+            # The same action from the state reloaded from its snapshot: the same outcome.
+            again = apply_action(load(snapshot(state)), action, record=False)
+            mismatches += state_hash(again.state) != state_hash(result.state)
         state, last_action = result.state, action["type"]
         codes = {event["code"] for event in result.events}
         counts["protests"] += action["type"] == "protest"
         counts["claims"] += action["type"] == "ask_platform"
+        counts["passes"] += action["type"] == "pass"
         counts["protests_won"] += bool(codes & {"protest_succeeded", "neutral_protest_upheld"})
         counts["turns"] += state.rules["phase"] != "over" and state.rules["turn"] != turn
     rules = state.rules
@@ -106,10 +166,13 @@ def play_match(
         collapse_action=last_action if collapse else None,
         collapse_reason=collapse["reason"] if collapse else None,
         collapse_view=collapse.get("view", "front") if collapse else None,
+        collapse_direction=collapse.get("direction") if collapse else None,
         outcome=rules.get("outcome"),
         states_checked=checked,
-        states_that_moved=moved,
-        worst_reload_shift=round(worst, 3),
+        reload_mismatches=mismatches,
+        outside_hull=outside,
+        worst_margin=round(worst, 2) if checked and worst != math.inf else None,
+        bot_action_cpu=[round(c, 4) for c in cpu],
         **counts,
     )
     return report, state
@@ -127,6 +190,19 @@ def run(
     for k in range(matches):
         report, _ = play_match(seed + k, players, level, options, check_reload)
         yield asdict(report)
+
+
+def _percentiles(values: list) -> dict:
+    """p50, p95 and max of CPU seconds, in ms."""
+    if not values:
+        return {}
+    ordered = sorted(values)
+    pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]  # noqa: E731
+    return {
+        "p50": round(pick(0.5) * 1000, 1),
+        "p95": round(pick(0.95) * 1000, 1),
+        "max": round(ordered[-1] * 1000, 1),
+    }
 
 
 def _count(values) -> dict:
@@ -151,6 +227,11 @@ def totals(reports: list[dict]) -> dict:
         "turns": {"min": min(turns), "median": statistics.median(turns), "max": max(turns)},
         "collapse_causes": causes,
         "collapse_views": _count(r["collapse_view"] for r in reports if r["collapsed"]),
+        "collapse_directions": _count(r["collapse_direction"] for r in reports if r["collapsed"]),
+        "collapse_reasons": _count(r["collapse_reason"] for r in reports if r["collapsed"]),
+        "depth_collapses": sum(
+            1 for r in reports if r["collapsed"] and r["collapse_direction"] in ("front", "back")
+        ),
         "outcomes": _count(r["outcome"] or "none" for r in reports),
         "end_reasons": {
             reason: sum(1 for r in reports if r["end_reason"] == reason)
@@ -160,8 +241,14 @@ def totals(reports: list[dict]) -> dict:
         "protests_won": sum(r["protests_won"] for r in reports),
         "claims": sum(r["claims"] for r in reports),
         "states_checked": sum(r["states_checked"] for r in reports),
-        "states_that_moved": sum(r["states_that_moved"] for r in reports),
-        "worst_reload_shift": max((r["worst_reload_shift"] for r in reports), default=0.0),
+        "reload_mismatches": sum(r["reload_mismatches"] for r in reports),
+        "outside_hull": sum(r["outside_hull"] for r in reports),
+        "worst_margin": min(
+            (r["worst_margin"] for r in reports if r["worst_margin"] is not None), default=None
+        ),
+        "passes": sum(r.get("passes", 0) for r in reports),
+        "winners": _count(r["winner"] for r in reports if r["winner"] is not None),
+        "bot_cpu_ms": _percentiles([c for r in reports for c in r["bot_action_cpu"] or []]),
         "reached_green": reached_green,
         "collapses": sum(1 for r in reports if r["collapsed"]),
         "no_winner": sum(1 for r in reports if r["winner"] is None),

@@ -1,17 +1,21 @@
 """Set-ups: where the 20 columns stand on the base and where blue lies on them.
 
 A set-up is a JSON-able dict: {"columns": [{"id": 0-19, "x": mm, "lane": 0-2}, ...],
-"blue_x": mm}; x is the centre, 0 the middle of the base. The French record: all columns on
-the base, none in the forbidden zone, then blue laid perfectly stable; the Danish and Polish
+"blue_x": mm}; x is the centre, 0 the middle of the base; instead of a "lane" (one of three
+rows) a column may give its depth "z" in mm. The French record: all columns on
+the base, none in the forbidden zone, then blue laid perfectly stable, resting on every
+column ("repose bien sur toutes les colonnes"); the Danish and Polish
 texts add that it may not stick out beyond the base.
 """
 
+import math
 import random
 
 from .pieces import (
     BASE_LENGTH,
     COLUMNS,
     FORBIDDEN_HALF_WIDTH,
+    LANE_DEPTH,
     LANES,
     PLATFORM_LENGTHS,
 )
@@ -20,7 +24,6 @@ from .pieces import (
 MIN_GAP = 1.0
 # Blue's centre of mass must lie this far inside its supports to be "perfectly stable" (mm).
 STABILITY_MARGIN = 10.0
-MIN_SUPPORTS = 3
 
 
 class SetupError(ValueError):
@@ -79,8 +82,8 @@ def random_setup(rng: random.Random) -> dict:
             slots.setdefault((rng.choice(LANES), rng.choice((-1, 1))), []).append(column_id)
         columns = []
         for (lane, side), members in slots.items():
-            # Mostly under blue, so it rests on many columns; sometimes out to the base edge.
-            outer = min(high, half_blue + (rng.uniform(0, 15) if rng.random() < 0.3 else 0))
+            # Wholly under blue (blue rests on every column, French record), whatever its offset.
+            outer = min(high, half_blue - 5.0)
             width = sum(COLUMNS[i].width for i in members) + MIN_GAP * (len(members) + 1)
             if width > outer - low:
                 break
@@ -98,45 +101,61 @@ def random_setup(rng: random.Random) -> dict:
     raise RuntimeError("no random set-up found")  # pragma: no cover - 1000 tries suffice
 
 
+def _place_of(column: dict) -> tuple[int, float, float]:
+    """(id, x, z) of a set-up column: a depth "z" in mm, or one of the three rows ("lane")."""
+    column_id, x = int(column["id"]), float(column["x"])
+    if "z" in column:
+        z = float(column["z"])
+        if not math.isfinite(z):
+            raise ValueError("z")
+        return column_id, x, z
+    lane = int(column["lane"])
+    if lane not in LANES:
+        raise SetupError("bad_lane", f"Column {column_id} is in an unknown lane.")
+    return column_id, x, LANE_DEPTH[lane]
+
+
 def validate_setup(setup: dict) -> None:
     """Refuse a set-up the rules forbid, raising SetupError with a code and a reason."""
     try:
         columns = setup["columns"]
         blue_x = float(setup["blue_x"])
-        entries = [(int(c["id"]), float(c["x"]), int(c["lane"])) for c in columns]
+        entries = [_place_of(c) for c in columns]
+    except SetupError:
+        raise
     except (KeyError, TypeError, ValueError) as error:
         raise SetupError("malformed", f"The set-up is malformed ({error}).") from error
+    if not math.isfinite(blue_x) or any(not math.isfinite(x) for _, x, _ in entries):
+        raise SetupError("malformed", "The set-up is malformed (a position is not a number).")
     if sorted(e[0] for e in entries) != list(range(len(COLUMNS))):
         raise SetupError("columns_missing", "All 20 columns must stand on the base, once each.")
     low, high = _site_interval()
-    for column_id, x, lane in entries:
+    for column_id, x, z in entries:
         half = COLUMNS[column_id].width / 2
-        if lane not in LANES:
-            raise SetupError("bad_lane", f"Column {column_id} is in an unknown lane.")
-        if abs(x) + half > high:
+        if abs(x) + half > high or abs(z) + half > high:
             raise SetupError("off_site", f"Column {column_id} is not fully on the building site.")
         if abs(x) - half < low:
             raise SetupError("forbidden_zone", f"Column {column_id} stands in the forbidden zone.")
-    for lane in LANES:
-        spans = sorted(
-            (x - COLUMNS[i].width / 2, x + COLUMNS[i].width / 2, i)
-            for i, x, column_lane in entries
-            if column_lane == lane
-        )
-        for (_, right, a), (left, _, b) in zip(spans, spans[1:], strict=False):
-            if left - right < MIN_GAP:
-                raise SetupError("columns_overlap", f"Columns {a} and {b} touch or overlap.")
+    for n, (a, xa, za) in enumerate(entries):
+        for b, xb, zb in entries[n + 1 :]:
+            reach = (COLUMNS[a].width + COLUMNS[b].width) / 2 + MIN_GAP
+            if (xa - xb) ** 2 + (za - zb) ** 2 < reach * reach:
+                first, second = sorted((a, b))
+                raise SetupError(
+                    "columns_overlap", f"Columns {first} and {second} touch or overlap."
+                )
     half_blue = PLATFORM_LENGTHS[0] / 2
     if abs(blue_x) + half_blue > BASE_LENGTH / 2:
         raise SetupError("blue_off_base", "The blue platform sticks out beyond the base.")
-    supports = [
-        (x - COLUMNS[i].width / 2, x + COLUMNS[i].width / 2)
-        for i, x, _ in entries
-        if abs(x - blue_x) <= half_blue
-    ]
-    if len(supports) < MIN_SUPPORTS:
-        raise SetupError("too_few_supports", "The blue platform must rest on at least 3 columns.")
-    left = min(s[0] for s in supports)
-    right = max(s[1] for s in supports)
+    # The French record: blue "repose bien sur toutes les colonnes", on every column.
+    for column_id, x, z in entries:
+        half = COLUMNS[column_id].width / 2
+        if abs(x - blue_x) + half > half_blue or abs(z) + half > half_blue:
+            raise SetupError(
+                "not_under_blue", f"Column {column_id} is not under the blue platform."
+            )
+    spans = [(x - COLUMNS[i].width / 2, x + COLUMNS[i].width / 2) for i, x, _ in entries]
+    left = min(s[0] for s in spans)
+    right = max(s[1] for s in spans)
     if not left + STABILITY_MARGIN <= blue_x <= right - STABILITY_MARGIN:
         raise SetupError("blue_unstable", "The blue platform would not rest stably.")

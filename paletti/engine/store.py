@@ -1,11 +1,15 @@
-"""Snapshots, hashes, replays and the UI's view of a state."""
+"""Snapshots, hashes, replays and the UI's view of a state.
+
+A snapshot is the rules state as canonical JSON (every piece's place is in it), compressed:
+plain data, no pickle, so loading one cannot run code and a reload is the state itself.
+Snapshots of the earlier engines (a pickled pymunk world beside the rules) cannot be read
+by this one: `load` refuses them with `OutdatedSnapshot`.
+"""
 
 import hashlib
 import json
-import struct
 import zlib
 
-from .physics import BASE_TOP, TABLE_TOP, World, quantise_pose
 from .pieces import (
     BASE_LENGTH,
     BASE_THICKNESS,
@@ -17,68 +21,61 @@ from .pieces import (
     PLATFORM_LENGTHS,
     PLATFORM_THICKNESS,
 )
-from .rules import State, apply_action, new_match, scores
+from .rules import RULES_VERSION, State, apply_action, new_match, scores
+from .villa import BASE_TOP, TABLE_TOP
 
-# VPAL3: the VPAL2 layout, zlib-compressed after the magic (a third of the bytes to store
-# and to send to the database on every action). VPAL2 snapshots still load.
-SNAPSHOT_MAGIC = b"VPAL3"
-UNCOMPRESSED_MAGIC = b"VPAL2"
-COMPRESSION_LEVEL = 1  # 28 KB → 8.4 KB in 0.1 ms; higher levels gain little and cost more
-DIGEST_SIZE = 64  # hex characters of a SHA-256
+SNAPSHOT_MAGIC = b"VPAL4"
+# The magics of the snapshots of RULES_VERSION 1 and 2 (pickled pymunk worlds).
+OUTDATED_MAGICS = (b"VPAL2", b"VPAL3")
+COMPRESSION_LEVEL = 1
+
+
+class OutdatedSnapshot(ValueError):
+    """A snapshot written by an earlier engine: that match can no longer be played."""
 
 
 def _canonical(rules: dict) -> bytes:
-    # repr of floats round-trips exactly, so canonical JSON keeps every bit of the poses.
+    # repr of floats round-trips exactly, so canonical JSON keeps every bit of the places.
     return json.dumps(rules, sort_keys=True, separators=(",", ":")).encode()
 
 
 def snapshot(state: State) -> bytes:
-    """The stored form of a state: the JSON rules state and the pickled world, together."""
+    """The stored form of a state: its rules state, canonical JSON, compressed."""
     return snapshot_and_hash(state)[0]
 
 
 def snapshot_and_hash(state: State) -> tuple[bytes, str]:
-    """`snapshot(state)` and `state_hash(state)` with the rules encoded once: a server
-    stores both after every action."""
+    """`snapshot(state)` and `state_hash(state)` with the rules encoded once."""
     rules = _canonical(state.rules)
-    physics = state.physics.encode()
-    body = zlib.compress(
-        struct.pack(">I", len(rules)) + rules + physics + state.blob, COMPRESSION_LEVEL
-    )
-    return SNAPSHOT_MAGIC + body, _hash(rules, physics)
+    return SNAPSHOT_MAGIC + zlib.compress(rules, COMPRESSION_LEVEL), _hash(rules)
+
+
+def outdated(data: bytes) -> bool:
+    """Whether snapshot bytes (their first few are enough) come from an earlier engine."""
+    return bytes(data[: len(SNAPSHOT_MAGIC)]).startswith(OUTDATED_MAGICS)
 
 
 def load(data: bytes) -> State:
-    """A state from `snapshot` bytes. Only load bytes this server wrote (they hold a pickle)."""
-    if data.startswith(SNAPSHOT_MAGIC):
-        data = zlib.decompress(data[len(SNAPSHOT_MAGIC) :])
-    elif data.startswith(UNCOMPRESSED_MAGIC):
-        data = data[len(UNCOMPRESSED_MAGIC) :]
-    else:
+    """A state from `snapshot` bytes; OutdatedSnapshot for an earlier engine's."""
+    data = bytes(data)
+    if data.startswith(OUTDATED_MAGICS):
+        raise OutdatedSnapshot("This match was stored by an earlier version of the engine.")
+    if not data.startswith(SNAPSHOT_MAGIC):
         raise ValueError("Not a Villa Paletti snapshot.")
-    (size,) = struct.unpack(">I", data[:4])
-    start = 4
-    rules = json.loads(data[start : start + size])
-    physics = data[start + size : start + size + DIGEST_SIZE].decode()
-    return State(rules, data[start + size + DIGEST_SIZE :], physics)
+    rules = json.loads(zlib.decompress(data[len(SNAPSHOT_MAGIC) :]))
+    if rules.get("version") != RULES_VERSION:
+        raise OutdatedSnapshot("This match was stored under other rules.")
+    return State(rules)
 
 
 def state_hash(state: State) -> str:
-    """SHA-256 over the rules state and the physics digest: equal iff two states agree bit
-    for bit in every rule and every body's position, angle and velocity."""
-    return _hash(_canonical(state.rules), state.physics.encode())
+    """SHA-256 of the canonical rules state: equal iff two states agree bit for bit in
+    every rule and every piece's place."""
+    return _hash(_canonical(state.rules))
 
 
-def _hash(rules: bytes, physics: bytes) -> str:
-    digest = hashlib.sha256()
-    digest.update(rules)
-    digest.update(physics)
-    return digest.hexdigest()
-
-
-def physics_digest(state: State) -> str:
-    """The digest of the world in the blob, recomputed: must equal `state.physics`."""
-    return World.load(state.blob).digest()
+def _hash(rules: bytes) -> str:
+    return hashlib.sha256(rules).hexdigest()
 
 
 def replay(seed: int, players, options: dict | None, log: list[dict]) -> State:
@@ -87,6 +84,11 @@ def replay(seed: int, players, options: dict | None, log: list[dict]) -> State:
     for action in log:
         state = apply_action(state, action, record=False).state
     return state
+
+
+def quantise_pose(x: float, y: float, angle: float) -> list[float]:
+    """A pose as the UI gets it: mm to 0.1, radians to 0.001."""
+    return [round(x * 10) / 10, round(y * 10) / 10, round(angle * 1000) / 1000]
 
 
 def _shown(pose: list | None) -> list | None:
@@ -115,6 +117,9 @@ def state_to_json(state: State) -> dict:
                 "y": shown[1],
                 "angle": shown[2],
                 "lane": column["lane"],
+                # The foot's place in 3-D: x across, z in depth (negative at the front).
+                "z": round(column["z"], 1) if column["z"] is not None else None,
+                "on": column.get("on"),
                 # The side view (depth across, see docs/paletti.md "Depth"): [z, y, angle].
                 "side": _shown(column.get("side")),
                 "locked": column["locked"],
@@ -182,6 +187,7 @@ def state_to_json(state: State) -> dict:
             "base_thickness": BASE_THICKNESS,
             "forbidden_half_width": FORBIDDEN_HALF_WIDTH,
             "column_height": COLUMN_HEIGHT,
+            "platform_lengths": list(PLATFORM_LENGTHS),
             "lanes": list(LANES),
             "lane_depths": [LANE_DEPTH[lane] for lane in LANES],
         },

@@ -47,7 +47,7 @@ class Table:
         from paletti.engine import State
 
         rules = {**self.rules, **changes}
-        self.state = State(rules, self.state.blob, self.state.physics)
+        self.state = State(rules)
 
     def move(self, x, lane, column=None):
         """A whole build: touch, pull and place a column (the outermost one by default)."""

@@ -75,12 +75,13 @@ def test_a_place_action_with_an_invented_key_or_value_is_400_and_stores_nothing(
 
 def test_a_missing_key_and_an_unknown_request_field_are_400(api, holding):
     match_id, version, place = holding
-    without_lane = {k: v for k, v in place.items() if k != "lane"}
-    missing = post(api, match_id, version, without_lane).json()
+    # Where in depth: "z" (mm) or the page's row ("lane"); neither is refused.
+    nowhere = {k: v for k, v in place.items() if k not in ("lane", "z")}
+    missing = post(api, match_id, version, nowhere).json()
     assert missing == {
         "code": "bad_action",
-        "detail": "This action needs the key “lane”.",
-        "key": "lane",
+        "detail": "This action needs the key “z”.",
+        "key": "z",
     }
     response = post(api, match_id, version, place, padding="x")
     assert response.status_code == 400

@@ -16,26 +16,27 @@ def claimed(table):
     return table
 
 
-def _risk_of_every_pull(monkeypatch, shift):
-    monkeypatch.setattr(bots._Careful, "pull_risk", lambda self, state, column: shift)
-    monkeypatch.setattr(bots._Careful, "pull_risk_from_touched", lambda self, column: shift)
+def _risk_of_every_pull(monkeypatch, risk):
+    """Every pull looks `risk` risky at first sight; once the column is touched and its
+    load felt, the second look is the bot's own (more cautious by SECOND_LOOK)."""
+    monkeypatch.setattr(bots._Careful, "pull_risk", lambda self, state, column: risk)
 
 
 def test_a_careful_bot_protests_when_a_pull_looks_only_a_little_risky(claimed, monkeypatch):
     # Riskier than it would take on its own turn, not beyond what it hopes to manage.
-    _risk_of_every_pull(monkeypatch, bots.SAFE_PULL_SHIFT * 2)
+    _risk_of_every_pull(monkeypatch, bots.SAFE_RISK * 1.45)
     action = choose_action(claimed.state, "careful", random.Random(1))
     assert action["type"] == "protest"
 
 
 def test_a_careful_bot_does_not_protest_when_every_pull_looks_dangerous(claimed, monkeypatch):
-    _risk_of_every_pull(monkeypatch, bots.SAFE_PULL_SHIFT * bots.PROTEST_HOPE * 1.5)
+    _risk_of_every_pull(monkeypatch, bots.SAFE_RISK * bots.PROTEST_HOPE * 1.5)
     action = choose_action(claimed.state, "careful", random.Random(1))
     assert action["type"] == "decline"
 
 
 def test_a_protest_fails_when_the_second_look_finds_the_pull_too_risky(claimed, monkeypatch):
-    _risk_of_every_pull(monkeypatch, bots.SAFE_PULL_SHIFT * 2)
+    _risk_of_every_pull(monkeypatch, bots.SAFE_RISK * 1.45)
     claimed.act(**choose_action(claimed.state, "careful", random.Random(1)))
     assert claimed.rules["phase"] == "move" and claimed.rules["context"] == "claim_protest"
     # It touches one of the claimant's columns, feels the load, and puts it back.

@@ -4,7 +4,7 @@ down).
 
 The physics of falling is tested in test_engine_collapse.py and test_engine_depth.py; here
 the villa is made to fall at a chosen moment, so the rules' handling of each case is shown
-on its own: the real settle runs, then reports the fall.
+on its own: the real motion runs, then reports the fall.
 """
 
 import pytest
@@ -14,26 +14,25 @@ from paletti.engine import rules as rules_module
 
 @pytest.fixture
 def fall_during(monkeypatch):
-    """Call with an action type: the next settle during that action reports a collapse."""
+    """Call with an action type: the villa's next motion during that action comes down."""
 
     def arm(table, kind):
-        real = rules_module.settle_storable
+        real = rules_module._moved
         original_act = table.act
 
         def act(**action):
             if action["type"] != kind:
                 return original_act(**action)
 
-            def falling(world, **kwargs):
-                world, result, blob = real(world, **kwargs)
-                result.collapsed, result.reason, result.piece = True, "platform_dropped", "p0"
-                return world, result, blob
+            def falling(ctx, outcome, first_frame=True):
+                real(ctx, outcome, first_frame)
+                return {"reason": "tipped", "piece": "p0", "direction": "back"}
 
-            monkeypatch.setattr(rules_module, "settle_storable", falling)
+            monkeypatch.setattr(rules_module, "_moved", falling)
             try:
                 return original_act(**action)
             finally:
-                monkeypatch.setattr(rules_module, "settle_storable", real)
+                monkeypatch.setattr(rules_module, "_moved", real)
 
         table.act = act
 

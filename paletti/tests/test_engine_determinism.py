@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from paletti.engine import (
+    OutdatedSnapshot,
     apply_action,
     choose_action,
     load,
@@ -19,7 +20,7 @@ from paletti.engine import (
     state_hash,
     state_to_json,
 )
-from paletti.engine.store import SNAPSHOT_MAGIC, UNCOMPRESSED_MAGIC, physics_digest
+from paletti.engine.store import SNAPSHOT_MAGIC
 
 ROOT = Path(__file__).resolve().parents[2]
 OPTIONS = {"tremor": 1.5, "setup": "random"}
@@ -46,13 +47,16 @@ def test_snapshot_round_trip_keeps_the_hash():
     assert again.rules == state.rules
 
 
-def test_snapshots_are_compressed_and_older_uncompressed_ones_still_load():
+def test_snapshots_are_compressed_plain_data_and_earlier_engines_are_refused():
     state = _played(n=10)
     data = snapshot(state)
     body = zlib.decompress(data[len(SNAPSHOT_MAGIC) :])
     assert len(data) * 2 < len(body)
-    older = load(UNCOMPRESSED_MAGIC + body)  # as stored before compression
-    assert state_hash(older) == state_hash(state)
+    # Plain JSON: every piece's place, nothing that runs code when loaded.
+    assert json.loads(body) == state.rules
+    for earlier in (b"VPAL2", b"VPAL3"):
+        with pytest.raises(OutdatedSnapshot):
+            load(earlier + body)
     with pytest.raises(ValueError):
         load(b"pickle" + body)
 
@@ -62,7 +66,7 @@ def test_replaying_the_log_gives_the_same_state():
     state = _played(log=log)
     again = replay(21, 3, OPTIONS, log)
     assert state_hash(again) == state_hash(state)
-    assert physics_digest(again) == physics_digest(state)
+    assert again.rules == state.rules
 
 
 def test_replay_in_another_process_gives_the_same_hash():
@@ -90,7 +94,9 @@ def test_a_snapshot_does_not_grow_with_the_action_log():
     # The log is kept once, by whoever stores the match, not re-encoded in every snapshot.
     early, late = _played(n=10), _played(n=40)
     assert "log" not in late.rules
-    assert len(json.dumps(late.rules)) < len(json.dumps(early.rules)) + 500
+    # Later actions change places and counts, they add nothing: (a collapse writes the
+    # fallen pieces' tilts, which is most of what the size can grow by).
+    assert len(json.dumps(late.rules)) < 1.25 * len(json.dumps(early.rules))
 
 
 def test_state_to_json_is_json_and_complete():
@@ -105,13 +111,11 @@ def test_state_to_json_is_json_and_complete():
 
 
 def test_the_same_match_played_twice_in_one_process_has_one_hash():
-    # pymunk pickles its cached contacts in memory-address order, so the snapshot's bytes
-    # may differ between two equal worlds; the hash must follow the physics, not the bytes.
     first = _played(seed=3, players=3, n=60)
     new_match(1, 2)  # disturb the allocator between the two runs
     second = _played(seed=3, players=3, n=60)
     assert state_hash(first) == state_hash(second)
-    assert first.physics == physics_digest(first) == physics_digest(second)
+    assert snapshot(first) == snapshot(second)
 
 
 def test_the_careful_bot_decides_the_same_whatever_the_machine_load(monkeypatch):

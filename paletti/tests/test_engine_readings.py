@@ -85,3 +85,53 @@ def test_a_placement_that_ends_half_off_the_platform_is_given_up():
     back = table.rules["columns"][column]
     assert back["level"] == origin_level and back["locked"] is True
     assert table.rules["collapse"] is None
+
+
+def test_polish_failed_protest_costs_a_column_and_no_platform_is_laid(make_table):
+    # Polish text: "Jeśli adwersarzowi się nie uda, to budowniczy usuwa z gry jedną kolumnę
+    # w kolorze adwersarza": the builder removes one (no choice); and the platform is laid
+    # only "Jeśli nie ma żadnych zastrzeżeń", so not after an objection.
+    table = make_table(7, 4, POLISH)
+    table.three_on_blue()
+    claimant = table.rules["turn"]
+    table.act(type="ask_platform")
+    table.act(type="protest")
+    column = table.touchable()[0]
+    table.act(type="touch", column=column)
+    table.act(type="abort", column=column)
+    assert table.rules["phase"] == "penalty" and table.rules["to_act"] == claimant
+    assert not table.legal("pass")
+    victim = table.legal("remove_column")[0]["column"]
+    table.act(type="remove_column", column=victim)
+    assert table.rules["columns"][victim]["where"] == "out"
+    assert table.rules["laid"] == 1
+    assert table.rules["turn"] == (claimant + 1) % 4
+
+
+def test_a_column_that_falls_over_by_itself_is_a_failed_build_not_a_collapse(make_table):
+    # The French record ends the game when "la VILLA PALETTI s'écroule": the villa. A column
+    # that topples as it is set down hard while the villa stands is a build that failed: it
+    # goes back where it was taken from and is locked, as an interrupted build.
+    failed = 0
+    for seed in range(200, 240):
+        table = make_table(seed, 4)
+        column = table.touchable()[0]
+        table.act(type="touch", column=column)
+        table.act(type="pull", column=column)
+        if table.rules["phase"] != "holding":
+            continue
+        origin = table.rules["holding"]["origin"]
+        table.act(type="place", column=column, x=0.0, z=0.0, speed=500, steadiness=0.0)
+        if "placement_failed" not in table.codes():
+            continue
+        failed += 1
+        assert table.rules["phase"] != "over" and table.rules["collapse"] is None
+        back = table.rules["columns"][column]
+        assert (back["x"], back["z"], back["level"], back["where"]) == (
+            origin["x"],
+            origin["z"],
+            origin["level"],
+            origin["where"],
+        )
+        assert back["locked"] is True
+    assert failed >= 3

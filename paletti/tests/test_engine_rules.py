@@ -87,10 +87,6 @@ def test_one_column_per_build_only_the_touched_one(table):
 
 
 def test_new_platform_must_rest_on_three_columns(table):
-    assert not table.legal("ask_platform")
-    with pytest.raises(IllegalAction) as error:
-        table.act(type="ask_platform")
-    assert error.value.code == "too_few_supports"
     table.move(x=-40.0, lane=0)
     table.move(x=40.0, lane=0)
     assert lay_problem(table.rules, 0.0)[0] == "too_few_supports"
@@ -127,14 +123,13 @@ def test_the_claimant_may_not_place_on_the_platform_they_laid(make_table):
     table.act(type="lay_platform", x=0.0)
     assert table.rules["turn"] == other
     table.move(x=20.0, lane=0)
-    # Green carries one column: the claimant can neither build on it nor ask for yellow.
-    assert "player_skipped" in table.codes()
-    assert table.events[-1]["seat"] == claimant
-    assert table.rules["turn"] == other
+    # Green carries one column; the claimant may not build on it (only claim yellow).
+    assert table.rules["turn"] == claimant
+    assert {a["type"] for a in table.legal()} <= {"ask_platform", "pass"}
     state = table.state
     rules = copy.deepcopy(state.rules)
     rules.update(turn=claimant, to_act=claimant, phase="move", turn_colour=None)
-    claimant_state = type(state)(rules, state.blob, state.physics)
+    claimant_state = type(state)(rules)
     assert not [a for a in legal_actions(claimant_state) if a["type"] == "touch"]
     column = next(
         c["id"]
@@ -292,6 +287,7 @@ def test_game_ends_when_nobody_can_place_a_column_or_a_platform():
     rules = _seal_rules([0, 0, 0, 0], holder=3, previous=None)
     for column in rules["columns"]:
         column["locked"] = True
+    rules["laid"] = 5  # and no platform is left to ask for
     events = []
     _start_turn(rules, 0, events)
     assert rules["phase"] == "over" and rules["end_reason"] == "no_moves"
@@ -303,7 +299,7 @@ def test_nothing_is_accepted_after_the_end(table):
     state = table.state
     rules = copy.deepcopy(state.rules)
     _finish(rules, "no_moves", [])
-    over = type(state)(rules, state.blob, state.physics)
+    over = type(state)(rules)
     assert legal_actions(over) == []
     with pytest.raises(IllegalAction) as error:
         apply_action(over, {"type": "ask_platform"})
@@ -354,7 +350,7 @@ def test_three_players_last_neutral_column_of_a_level_stays(make_table):
     ids = [c["id"] for c in rules["columns"] if c["colour"] == neutral]
     for column_id in ids[1:]:
         rules["columns"][column_id]["where"] = "out"
-    state = type(table.state)(rules, table.state.blob, table.state.physics)
+    state = type(table.state)(rules)
     assert not [a for a in legal_actions(state) if a["type"] == "touch" and a["column"] == ids[0]]
     with pytest.raises(IllegalAction) as error:
         apply_action(state, {"type": "touch", "column": ids[0]})
@@ -483,3 +479,40 @@ def test_no_sixth_platform_can_be_asked_for(table):
     with pytest.raises(IllegalAction) as error:
         table.act(type="ask_platform")
     assert error.value.code == "no_platform_left"
+
+
+def test_a_claim_is_allowed_before_three_columns_stand_on_top_and_then_the_turn_passes(table):
+    # French record: the player "affirme" that no column can go up; only when the platform
+    # is laid does it turn out it cannot rest on three columns: "il passe son tour".
+    claimant = table.rules["turn"]
+    assert table.legal("ask_platform")
+    table.act(type="ask_platform")
+    for _ in range(3):
+        table.act(type="decline")
+    assert table.rules["phase"] == "lay" and not table.legal("lay_platform")
+    table.act(type="pass")
+    assert "platform_impossible" in table.codes()
+    assert table.rules["turn"] != claimant and table.rules["laid"] == 1
+    # Nothing was built that turn: it counts towards a whole round of passes.
+    assert table.rules["passes"] == 1
+
+
+def test_three_players_a_turn_that_moved_a_neutral_column_is_no_pass(make_table):
+    table = make_table(4, 3)
+    assert table.rules["step"] == "neutral"
+    table.with_rules(passes=2)
+    seat = table.rules["turn"]
+    column = table.outer_touchable()
+    table.act(type="touch", column=column)
+    table.act(type="pull", column=column)
+    table.act(type="place", column=column, x=0.0, lane=1)
+    assert table.rules["step"] == "own" and table.rules["turn"] == seat
+    # Own step: nothing of theirs can go up (all locked for this test), so they pass.
+    columns = [
+        {**c, "locked": c["colour"] in table.rules["seats"][seat]["colours"] or c["locked"]}
+        for c in table.rules["columns"]
+    ]
+    table.with_rules(columns=columns)
+    table.act(type="pass")
+    # A neutral column was built this turn: the round of passes starts again.
+    assert table.rules["phase"] != "over" and table.rules["passes"] == 0

@@ -351,7 +351,9 @@ def test_claim_declined_then_the_platform_is_laid(api):
     state = answer["state"]
     assert "claim_unchallenged" in [e["code"] for e in answer["events"]]
     assert state["turn"] == claimant and "lay_platform" in kinds(state)
-    laid = post_action(api, match_id, state["version"], first(state, "lay_platform")).json()
+    lays = [a for a in state["legal_actions"] if a["type"] == "lay_platform"]
+    middle = min(lays, key=lambda a: abs(a["x"]))
+    laid = post_action(api, match_id, state["version"], middle).json()
     assert "platform_laid" in [e["code"] for e in laid["events"]]
     assert laid["state"]["platforms"][1]["laid"] is True
 
@@ -429,12 +431,12 @@ def test_every_event_the_engine_can_tell_has_a_sentence_in_each_language():
 
 
 def _arranged():
-    """A set-up the players arranged themselves: the default one, every column 3 mm
-    further out, blue a little to the left."""
+    """A set-up the players arranged themselves: the default one, every column 2 mm to
+    the left, blue with them (it must rest on every column)."""
     setup = engine.default_setup()
     for column in setup["columns"]:
-        column["x"] += 3.0 if column["x"] > 0 else -3.0
-    setup["blue_x"] = -4.0
+        column["x"] -= 2.0
+    setup["blue_x"] = -2.0
     return setup
 
 
@@ -445,9 +447,9 @@ def test_the_players_may_arrange_the_columns_before_blue_is_laid(api):
     for column in setup["columns"]:
         assert placed[column["id"]]["x"] == pytest.approx(column["x"], abs=0.5)
         assert placed[column["id"]]["lane"] == column["lane"]
-    assert body["state"]["platforms"][0]["x"] == pytest.approx(-4.0, abs=0.5)
+    assert body["state"]["platforms"][0]["x"] == pytest.approx(-2.0, abs=0.5)
     match = Match.objects.get(pk=body["id"])
-    assert match.options["setup"]["blue_x"] == -4.0
+    assert match.options["setup"]["blue_x"] == -2.0
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from datetime import timedelta
 
 from django.core.management.base import BaseCommand, CommandError
 
-from paletti.services import remove_old_matches
+from paletti.services import remove_old_matches, remove_outdated_matches
 
 # Longer than this is "for ever" in practice and still fits in a timedelta.
 MAX_DAYS = 100 * 365
@@ -39,6 +39,11 @@ class Command(BaseCommand):
             help="unfinished matches in which no person ever acted, this old (0 keeps them)",
         )
         parser.add_argument("--dry-run", action="store_true", help="count, delete nothing")
+        parser.add_argument(
+            "--outdated",
+            action="store_true",
+            help="also delete the matches stored by an earlier engine (no longer playable)",
+        )
 
     def handle(self, *args, **options):
         if options["idle_hours"] <= 0 or options["finished_days"] < 0:
@@ -58,3 +63,6 @@ class Command(BaseCommand):
             f"{verb} {result.abandoned} abandoned, {result.unplayed} never played and "
             f"{result.finished} old finished match(es)"
         )
+        if options["outdated"]:
+            count = remove_outdated_matches(dry_run=options["dry_run"])
+            self.stdout.write(f"{verb} {count} match(es) stored by an earlier engine")

@@ -25,8 +25,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--check-reload",
             action="store_true",
-            help="reload every stored state, step it 3 s with no action and count those "
-            "that move more than 0.5 mm (slower)",
+            help="apply every action to the live state and to its reload from the store and "
+            "count different outcomes; audit every stored platform's load against the hull "
+            "of its supports (slower)",
         )
 
     def handle(self, *args, **options):
@@ -69,8 +70,9 @@ class Command(BaseCommand):
                         else ""
                     )
                     + (
-                        f", reload check {report['states_that_moved']}/{report['states_checked']}"
-                        f" moved (worst {report['worst_reload_shift']} mm)"
+                        f", reload check {report['reload_mismatches']}/{report['states_checked']}"
+                        f" differ, {report['outside_hull']} outside the hull"
+                        f" (worst margin {report['worst_margin']} mm)"
                         if options["check_reload"]
                         else ""
                     )

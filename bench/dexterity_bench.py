@@ -1,0 +1,160 @@
+"""Does the hand matter? Run `.venv/bin/python bench/dexterity_bench.py [pairs]` from the root.
+
+What the play page teaches a child ("heavy load: pull slowly", "set it down gently, in the
+middle") must be true of the engine. This bench measures outcomes, not displacements: from
+states sampled from careful self-play (seeds the tests do not use), each movable column is
+pulled twice from the same state with the same dice, once by a careful hand (<= 60 mm/s,
+steadiness >= 0.95) and once by a careless one (>= 300 mm/s, steadiness <= 0.6), and each
+held column is set down gently and hurriedly, in the middle and near the edge. It prints the
+collapse rates by the load bands the page shows (computed in 3-D) and the ratios the engine
+issue names; the exit status is 1 if one of them is not met.
+"""
+
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from paletti.engine import (  # noqa: E402
+    IllegalAction,
+    apply_action,
+    choose_action,
+    legal_actions,
+    new_match,
+    villa,
+)
+from paletti.engine.rules import placement_range  # noqa: E402
+
+# The bands of the play page's load gauge (static/js/paletti*.js), in grams.
+BANDS = (
+    (0.0, 1.0, "free"),
+    (1.0, 40.0, "light"),
+    (40.0, 100.0, "heavy"),
+    (100.0, 1e9, "very heavy"),
+)
+CAREFUL = {"speed": 50, "steadiness": 0.97}
+CARELESS = {"speed": 400, "steadiness": 0.5}
+GENTLE = {"speed": 40, "steadiness": 0.97}
+HURRIED = {"speed": 400, "steadiness": 0.5}
+FIRST_SEED = 90_000
+
+
+def sample_states(pairs: int):
+    """(state, column) at the start of a build, from careful self-play, until enough."""
+    found = 0
+    seed = FIRST_SEED
+    while found < pairs:
+        players = 2 + seed % 3
+        state = new_match(seed, players)
+        rng = random.Random(f"{seed}:bench")
+        while state.rules["phase"] != "over" and state.rules["actions"] < 400 and found < pairs:
+            rules = state.rules
+            if rules["phase"] == "move" and rules["context"] == "turn":
+                touches = [a for a in legal_actions(state) if a["type"] == "touch"]
+                for touch in touches:
+                    yield state, touch["column"]
+                    found += 1
+            state = apply_action(state, choose_action(state, "careful", rng), record=False).state
+        seed += 1
+
+
+def pulled(state, column, hand) -> tuple[bool, object]:
+    touched = apply_action(state, {"type": "touch", "column": column}, record=False).state
+    after = apply_action(touched, {"type": "pull", "column": column, **hand}, record=False).state
+    return after.rules["collapse"] is not None, after
+
+
+def placed(state, spot, hand) -> tuple[bool, bool]:
+    """(the villa collapsed, the build failed: the column fell over or off, or collapsed)."""
+    action = {"type": "place", **spot, **hand}
+    result = apply_action(state, action, record=False)
+    collapsed = result.state.rules["collapse"] is not None
+    failed = collapsed or any(e["code"] == "placement_failed" for e in result.events)
+    return collapsed, failed
+
+
+def rate(hits: list) -> str:
+    return f"{sum(hits) / len(hits):6.1%} ({sum(hits)}/{len(hits)})" if hits else "   -"
+
+
+def main(pairs: int = 200) -> int:
+    rows = {name: {"careful": [], "careless": []} for _, _, name in BANDS}
+    heavy = {"careful": [], "careless": []}
+    under_ten = []
+    placements = {"gentle": [], "hurried": [], "middle": [], "edge": []}
+    failures = {"gentle": [], "hurried": [], "middle": [], "edge": []}
+    for state, column in sample_states(pairs):
+        load = villa.column_load(state.rules, column)
+        band = next(name for low, high, name in BANDS if low <= load < high)
+        careful, holding = pulled(state, column, CAREFUL)
+        careless, _ = pulled(state, column, CARELESS)
+        rows[band]["careful"].append(careful)
+        rows[band]["careless"].append(careless)
+        if load >= 40:
+            heavy["careful"].append(careful)
+            heavy["careless"].append(careless)
+        if load < 10:
+            under_ten.append(careful)
+        if careful or holding.rules["phase"] != "holding":
+            continue
+        low, high = placement_range(holding.rules, column)
+        middle = {"x": 0.0, "z": 0.0}
+        edge = {"x": high, "z": 0.0}
+        for where, spot in (("middle", middle), ("edge", edge)):
+            try:
+                collapsed, failed = placed(holding, spot, GENTLE)
+            except IllegalAction:  # a spot taken by another column: skip it
+                continue
+            placements[where].append(collapsed)
+            failures[where].append(failed)
+        for how, hand in (("gentle", GENTLE), ("hurried", HURRIED)):
+            for spot in (middle, edge):
+                try:
+                    collapsed, failed = placed(holding, spot, hand)
+                except IllegalAction:
+                    continue
+                placements[how].append(collapsed)
+                failures[how].append(failed)
+    print(f"Pulls from {pairs} states sampled from careful self-play (seeds from {FIRST_SEED}):")
+    print(f"{'load band':<12} {'careful (50 mm/s, 0.97)':<26} {'careless (400 mm/s, 0.5)':<26}")
+    for _, _, name in BANDS:
+        print(f"{name:<12} {rate(rows[name]['careful']):<26} {rate(rows[name]['careless']):<26}")
+    careful_rate = sum(heavy["careful"]) / max(1, len(heavy["careful"]))
+    careless_rate = sum(heavy["careless"]) / max(1, len(heavy["careless"]))
+    ratio = careless_rate / careful_rate if careful_rate else float("inf")
+    print(
+        f"bearing >= 40 g: careful {rate(heavy['careful'])}, careless {rate(heavy['careless'])},"
+        f" careless / careful = {ratio:.2f} (target >= 2)"
+    )
+    small = sum(under_ten) / max(1, len(under_ten))
+    print(f"careful pull of a column bearing < 10 g: {rate(under_ten)} (target < 5 %)")
+    print("Placements (the same held column, the same dice): collapses, and failed builds")
+    print("(the column fell over or off, or the villa collapsed)")
+    for name in ("gentle", "hurried", "middle", "edge"):
+        print(f"  {name:<8} collapses {rate(placements[name])}   failed {rate(failures[name])}")
+    gentle_failed = sum(failures["gentle"]) / max(1, len(failures["gentle"]))
+    hurried_failed = sum(failures["hurried"]) / max(1, len(failures["hurried"]))
+    failed_ratio = hurried_failed / gentle_failed if gentle_failed else float("inf")
+    print(f"failed builds, hurried / gentle = {failed_ratio:.2f}")
+    gentle = sum(placements["gentle"]) / max(1, len(placements["gentle"]))
+    hurried = sum(placements["hurried"]) / max(1, len(placements["hurried"]))
+    place_ratio = hurried / gentle if gentle else float("inf")
+    print(f"hurried / gentle = {place_ratio:.2f} (target >= 1.5)")
+    middle = sum(placements["middle"]) / max(1, len(placements["middle"]))
+    edge = sum(placements["edge"]) / max(1, len(placements["edge"]))
+    print(f"edge {edge:.1%} against middle {middle:.1%} (target: edge more often)")
+    careful_by_band = [
+        sum(rows[name]["careful"]) / len(rows[name]["careful"])
+        for _, _, name in BANDS
+        if rows[name]["careful"]
+    ]
+    rising = all(a < b for a, b in zip(careful_by_band, careful_by_band[1:], strict=False))
+    print(f"careful-pull collapse rate rises from band to band: {rising}")
+    met = ratio >= 2 and small < 0.05 and place_ratio >= 1.5 and edge > middle and rising
+    print("targets met" if met else "targets NOT met")
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 200))

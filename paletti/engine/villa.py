@@ -1,0 +1,784 @@
+"""The villa as plain data, and what happens to it: statics at rest, pymunk in motion.
+
+The rules state holds every piece's place: a column's foot at a 2-D point (`x`, `z`) on
+what carries it (`level` platforms below it, or `on` another column, on red), a platform's
+centre (`x`, `z`). At rest every column stands upright and every platform lies level, so
+heights follow from the stack (`column_y`, `platform_y`). That is the whole stored truth:
+no solver, no contact history, so a villa reloaded from the store is the villa.
+
+An action that moves something calls one of `pull`, `place`, `settle_after`: pymunk
+simulates the motion in its plane (motion.py), the new places are read off it, and
+`statics.analyse` decides whether the villa now stands. If it does not, `fall` simulates
+the fall in the plane it tips in, from the part that gave way.
+"""
+
+import math
+from dataclasses import dataclass, field
+
+import pymunk
+
+from . import statics
+from .hands import (
+    GRIP_FORCE,
+    PULL_CLEARANCE,
+    Chance,
+    Gesture,
+    grip_offset,
+    placement_error,
+    pull_path,
+    steadying_force,
+)
+from .motion import FRAME_STEPS, STEP, Piece, Plane, Scene
+from .pieces import (
+    BASE_LENGTH,
+    BASE_THICKNESS,
+    COLUMN_HEIGHT,
+    COLUMNS,
+    PLATFORM_LENGTHS,
+    PLATFORM_MASSES,
+    PLATFORM_THICKNESS,
+)
+
+TABLE_TOP = 0.0
+BASE_TOP = TABLE_TOP + BASE_THICKNESS
+HALF_BASE = BASE_LENGTH / 2
+STOREY = COLUMN_HEIGHT + PLATFORM_THICKNESS
+# Gap under a piece set down, so it starts just clear of its support (mm).
+DROP_GAP = 0.2
+# Lengths of simulated stretches (s): after a pull or a placement, and a fall.
+SETTLE_TIME = 2.0
+FALL_TIME = 6.0
+# A fall starts with this angular speed in the direction it tips (rad/s), so that a villa
+# whose load lies just past the edge of its supports does not balance in the simulation.
+FALL_NUDGE = 0.5
+POS_SCALE = 10.0
+ANGLE_SCALE = 1000.0
+
+
+def column_key(column_id: int) -> str:
+    return f"c{column_id}"
+
+
+def platform_key(index: int) -> str:
+    return f"p{index}"
+
+
+def platform_y(index: int) -> float:
+    """Centre height of platform `index` lying level on its columns."""
+    return (
+        BASE_TOP + (index + 1) * COLUMN_HEIGHT + index * PLATFORM_THICKNESS + PLATFORM_THICKNESS / 2
+    )
+
+
+def _in_play(column: dict) -> bool:
+    return column["where"] in ("base", "platform")
+
+
+def column_bottom(rules: dict, column: dict) -> float:
+    """Height of a standing column's foot: its platform's top, or the top of the column
+    it is set on."""
+    if column.get("on") is not None:
+        below = rules["columns"][column["on"]]
+        return column_bottom(rules, below) + COLUMN_HEIGHT
+    return BASE_TOP + column["level"] * STOREY
+
+
+def radius(column_id: int) -> float:
+    return COLUMNS[column_id].width / 2
+
+
+def q(value: float, scale: float) -> float:
+    return round(value * scale) / scale
+
+
+def sync_rest(rules: dict) -> None:
+    """Derive every piece's drawn poses from its place: "pose" (front view: x, y, angle)
+    and "side" (side view: z, y, angle), and the depth row the page shows ("lane")."""
+    for column in rules["columns"]:
+        if not _in_play(column):
+            column["pose"] = column["side"] = None
+            continue
+        y = column_bottom(rules, column) + COLUMN_HEIGHT / 2
+        column["pose"] = [column["x"], y, 0.0]
+        column["side"] = [column["z"], y, 0.0]
+        column["lane"] = lane_of(rules, column)
+    for platform in rules["platforms"]:
+        if platform.get("x") is None:
+            platform["pose"] = platform["side"] = None
+            continue
+        y = platform_y(platform["index"])
+        platform["pose"] = [platform["x"], y, 0.0]
+        platform["side"] = [platform["z"], y, 0.0]
+
+
+def lane_of(rules: dict, column: dict) -> int:
+    """The nearest of the page's three depth rows (front, middle, back) to a column."""
+    level = column["level"]
+    centre = 0.0
+    if level > 0:
+        centre = rules["platforms"][level - 1].get("z") or 0.0
+    offset = column["z"] - centre
+    return 0 if offset < -15.0 else (2 if offset > 15.0 else 1)
+
+
+def pieces_of(rules: dict, without: set[int] = frozenset()):
+    """The villa as statics sees it: (columns, platforms) in play."""
+    columns = [
+        statics.Column(
+            c["id"],
+            c["x"],
+            c["z"],
+            radius(c["id"]),
+            COLUMNS[c["id"]].mass,
+            c["level"],
+            c.get("on"),
+        )
+        for c in rules["columns"]
+        if _in_play(c) and c["id"] not in without
+    ]
+    platforms = [
+        statics.Platform(
+            p["index"],
+            p["x"],
+            p["z"],
+            PLATFORM_LENGTHS[p["index"]] / 2,
+            PLATFORM_MASSES[p["index"]],
+        )
+        for p in rules["platforms"]
+        if p.get("x") is not None
+    ]
+    return columns, platforms
+
+
+def analyse(rules: dict, without: set[int] = frozenset()) -> statics.Stability:
+    return statics.analyse(*pieces_of(rules, without))
+
+
+def column_load(rules: dict, column_id: int) -> float:
+    """The weight (g) pressing on a column's top, in 3-D."""
+    return analyse(rules).loads.get(column_id, 0.0)
+
+
+@dataclass
+class Outcome:
+    """What a motion did: frames to draw, and the collapse if the villa came down."""
+
+    frames: list = field(default_factory=list)
+    steps: int = 0
+    collapse: dict | None = None
+    # A placed column that fell over or off by itself while the villa stood.
+    fell_alone: bool = False
+
+
+# -- frames ---------------------------------------------------------------------------
+
+
+def _frames_from(run, plane: Plane, members: dict, rules_pieces: dict, t0: float) -> list:
+    """Frames of a planar run as the page draws them: per body, its front pose
+    [x, y, angle] and its side pose [z, y, angle].
+
+    `members`: body key -> [(piece key, s, y)] of pieces that move rigidly with it (the
+    body itself among them). `rules_pieces`: piece key -> its (x, z) at the start."""
+    frames = []
+    last: dict = {}
+    seen: dict = {}
+    for t, poses in run.frames:
+        front, side = {}, {}
+        for body_key, (s, y, angle) in poses.items():
+            # A body that has not moved by a drawn amount moves none of its pieces.
+            drawn = (round(s * POS_SCALE), round(y * POS_SCALE), round(angle * ANGLE_SCALE))
+            if seen.get(body_key) == drawn:
+                continue
+            seen[body_key] = drawn
+            group = members.get(body_key, [(body_key, None, None)])
+            start = run.tracks[body_key].start if body_key in run.tracks else (s, y, angle)
+            c, n = math.cos(angle - start[2]), math.sin(angle - start[2])
+            for key, s0, y0 in group:
+                if s0 is None:
+                    s1, y1 = s, y
+                else:
+                    rs, ry = s0 - start[0], y0 - start[1]
+                    s1, y1 = s + rs * c - ry * n, y + rs * n + ry * c
+                x0, z0 = rules_pieces[key]
+                x1, z1 = plane.to_world(s0 if s0 is not None else start[0], s1, x0, z0)
+                pose_f = [q(x1, POS_SCALE), q(y1, POS_SCALE), q(angle * plane.dx, ANGLE_SCALE)]
+                pose_s = [q(z1, POS_SCALE), q(y1, POS_SCALE), q(angle * plane.dz, ANGLE_SCALE)]
+                if last.get(key) != (pose_f, pose_s):
+                    front[key] = pose_f
+                    side[key] = pose_s
+                    last[key] = (pose_f, pose_s)
+        if front or not frames:
+            frames.append({"t": round(t0 + t, 3), "poses": front, "side": side})
+    return frames
+
+
+def _rest_places(rules: dict) -> dict:
+    places = {}
+    for c in rules["columns"]:
+        if _in_play(c) or c["where"] == "hand":
+            places[column_key(c["id"])] = (c.get("x", 0.0), c.get("z", 0.0))
+    for p in rules["platforms"]:
+        if p.get("x") is not None:
+            places[platform_key(p["index"])] = (p["x"], p["z"])
+    return places
+
+
+def _square_extent(plane: Plane, x: float, z: float, half: float) -> tuple[float, float]:
+    s = plane.along(x, z)
+    reach = half * (abs(plane.dx) + abs(plane.dz))
+    return s - reach, s + reach
+
+
+# -- a fall ------------------------------------------------------------------------------
+
+
+def fall(
+    rules: dict,
+    *,
+    record: bool,
+    t0: float = 0.0,
+    kick: dict | None = None,
+    swing: tuple | None = None,
+) -> Outcome:
+    """The villa comes down: simulated in the vertical plane through the part that gave
+    way, along the way it tips. The pieces' final places are written into the rules.
+
+    `kick`: {"plane": Plane, "velocities": {key: (vs, vy, w)}} to start from the motion
+    during which it gave way; otherwise from the statics' weakest interface."""
+    stability = analyse(rules)
+    weakest = stability.weakest
+    if kick is not None:
+        plane = kick["plane"]
+        velocities = kick["velocities"]
+        failing = None
+    else:
+        if swing is not None:
+            weakest = next(i for i in stability.interfaces if i.piece == swing[0])
+            direction = swing[1]
+        else:
+            direction = weakest.direction or (1.0, 0.0)
+        plane = Plane(weakest.centre[0], weakest.centre[1], *direction)
+        velocities = {}
+        failing = weakest
+    base_from, base_to = _square_extent(plane, 0.0, 0.0, HALF_BASE)
+    scene = Scene(base_from, base_to, BASE_TOP)
+    in_play = [c for c in rules["columns"] if _in_play(c)]
+    failing_keys = set()
+    if failing is not None:
+        failing_keys = _assembly_keys(rules, failing.piece)
+    for platform in rules["platforms"]:
+        if platform.get("x") is None:
+            continue
+        key = platform_key(platform["index"])
+        lo, hi = _square_extent(
+            plane, platform["x"], platform["z"], PLATFORM_LENGTHS[platform["index"]] / 2
+        )
+        piece = Piece(
+            key,
+            (lo + hi) / 2,
+            platform_y(platform["index"]),
+            (hi - lo) / 2,
+            PLATFORM_THICKNESS / 2,
+            PLATFORM_MASSES[platform["index"]],
+        )
+        _start_moving(piece, key, velocities, failing_keys)
+        scene.add(piece)
+    for column in in_play:
+        key = column_key(column["id"])
+        piece = Piece(
+            key,
+            plane.along(column["x"], column["z"]),
+            column_bottom(rules, column) + COLUMN_HEIGHT / 2,
+            radius(column["id"]),
+            COLUMN_HEIGHT / 2,
+            COLUMNS[column["id"]].mass,
+            column=True,
+            stack_depth=_stack_depth(rules, column),
+        )
+        _start_moving(piece, key, velocities, failing_keys)
+        scene.add(piece)
+    run = scene.run(FALL_TIME, record=record)
+    places = _rest_places(rules)
+    frames = _frames_from(run, plane, {}, places, t0) if record else []
+    # Where everything ended: written back, with the tilt each body came to rest with.
+    for column in in_play:
+        key = column_key(column["id"])
+        s, y, angle = run.tracks[key].end
+        x, z = plane.to_world(run.tracks[key].start[0], s, column["x"], column["z"])
+        column["x"], column["z"] = x, z
+        column["pose"] = [x, y, angle * plane.dx]
+        column["side"] = [z, y, angle * plane.dz]
+    for platform in rules["platforms"]:
+        if platform.get("x") is None:
+            continue
+        key = platform_key(platform["index"])
+        s, y, angle = run.tracks[key].end
+        x, z = plane.to_world(run.tracks[key].start[0], s, platform["x"], platform["z"])
+        platform["x"], platform["z"] = x, z
+        platform["pose"] = [x, y, angle * plane.dx]
+        platform["side"] = [z, y, angle * plane.dz]
+    piece = failing.piece if failing is not None else kick.get("piece")
+    direction = (plane.dx, plane.dz) if kick is None else kick["direction"]
+    collapse = {
+        "reason": kick.get("reason", "tipped") if kick else ("rocked" if swing else "tipped"),
+        "piece": piece,
+        "direction": statics.tip_direction_name(direction),
+        "margin": round(weakest.margin, 1) if weakest is not None else None,
+    }
+    return Outcome(frames, run.steps, collapse)
+
+
+def _start_moving(piece: Piece, key: str, velocities: dict, failing: set) -> None:
+    if key in velocities:
+        vs, vy, w = velocities[key]
+        piece.velocity = (vs, vy)
+        piece.angular_velocity = w
+    elif key in failing:
+        # Tip towards +s: a clockwise turn in the (s, y) plane.
+        piece.angular_velocity = -FALL_NUDGE
+
+
+def _assembly_keys(rules: dict, piece: str) -> set[str]:
+    """The bodies that gave way together: a platform and all above it, or a column with
+    every column set on it."""
+    if piece.startswith("p"):
+        index = int(piece[1:])
+        keys = {
+            platform_key(p["index"])
+            for p in rules["platforms"]
+            if p.get("x") is not None and p["index"] >= index
+        }
+        keys |= {
+            column_key(c["id"]) for c in rules["columns"] if _in_play(c) and c["level"] > index
+        }
+        return keys
+    keys = {piece}
+    changed = True
+    while changed:
+        changed = False
+        for c in rules["columns"]:
+            if _in_play(c) and c.get("on") is not None and column_key(c["on"]) in keys:
+                key = column_key(c["id"])
+                if key not in keys:
+                    keys.add(key)
+                    changed = True
+    return keys
+
+
+def _stack_depth(rules: dict, column: dict) -> int:
+    depth = 0
+    while column.get("on") is not None:
+        depth += 1
+        column = rules["columns"][column["on"]]
+    return depth
+
+
+def settle_after(
+    rules: dict, *, record: bool, t0: float = 0.0, rocked: dict | None = None
+) -> Outcome:
+    """After a change or a motion: the statics decide, and a villa that no longer stands
+    falls. `rocked` ({piece: [(dx, dz)]}): how far a load's centre swung past where it came
+    to rest during the motion; a rigid load whose centre passes the edge of what it rests
+    on is past its balance and tips, even if it would stand where the motion left it."""
+    stability = analyse(rules)
+    if not stability.stands:
+        return fall(rules, record=record, t0=t0)
+    for piece, swings in (rocked or {}).items():
+        interface = next((i for i in stability.interfaces if i.piece == piece), None)
+        if interface is None:
+            continue
+        for dx, dz in swings:
+            if interface.margin_if_moved(dx, dz) < 0:
+                length = math.hypot(dx, dz)
+                return fall(rules, record=record, t0=t0, swing=(piece, (dx / length, dz / length)))
+    return Outcome()
+
+
+# -- a pull -------------------------------------------------------------------------------
+
+
+def _exit(rules: dict, column: dict, above: dict) -> tuple[tuple[float, float], float]:
+    """The way out from under the platform above (the shortest of the four), and how far
+    the column's centre must go until its trailing edge is clear of it."""
+    half = PLATFORM_LENGTHS[above["index"]] / 2
+    r = radius(column["id"])
+    options = [
+        ((1.0, 0.0), above["x"] + half - column["x"]),
+        ((-1.0, 0.0), column["x"] - (above["x"] - half)),
+        ((0.0, 1.0), above["z"] + half - column["z"]),
+        ((0.0, -1.0), column["z"] - (above["z"] - half)),
+    ]
+    direction, reach = min(options, key=lambda o: o[1])
+    return direction, reach + r + PULL_CLEARANCE
+
+
+def _under(platform: dict, column: dict) -> bool:
+    half = PLATFORM_LENGTHS[platform["index"]] / 2
+    r = radius(column["id"])
+    return (
+        abs(column["x"] - platform["x"]) < half + r and abs(column["z"] - platform["z"]) < half + r
+    )
+
+
+def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, record: bool) -> Outcome:
+    """A hand draws a column out of the villa (see hands.py). The column leaves the rules'
+    villa ("where" is set by the caller); supports and platforms take their new places;
+    a collapse is simulated to its end."""
+    column = rules["columns"][column_id]
+    level = column["level"]
+    above = None
+    if level < rules["laid"]:
+        candidate = rules["platforms"][level]
+        if candidate.get("x") is not None and _under(candidate, column):
+            above = candidate
+    key = column_key(column_id)
+    places = _rest_places(rules)
+    start_y = column_bottom(rules, column) + COLUMN_HEIGHT / 2
+    if above is None:
+        # Nothing rests on it: it is simply lifted away.
+        frames = []
+        if record:
+            frames = _lift_frames(key, column["x"], column["z"], start_y)
+        column["where"] = "hand"
+        out = settle_after(rules, record=record, t0=frames[-1]["t"] if frames else 0.0)
+        out.frames = frames + out.frames
+        return out
+
+    (dx, dz), distance = _exit(rules, column, above)
+    plane = Plane(column["x"], column["z"], dx, dz)
+    index = above["index"]
+    below_top = BASE_TOP + level * STOREY
+    base_from, base_to = _square_extent(plane, 0.0, 0.0, HALF_BASE)
+    scene = Scene(base_from, base_to, BASE_TOP)
+    if level > 0:
+        under = rules["platforms"][level - 1]
+        lo, hi = _square_extent(plane, under["x"], under["z"], PLATFORM_LENGTHS[level - 1] / 2)
+        scene.add_static_board(lo, hi, below_top, PLATFORM_THICKNESS)
+    # The platform above with everything it carries, as one rigid body.
+    carried = [c for c in rules["columns"] if _in_play(c) and c["level"] > level]
+    lumps, members = [], [(platform_key(index), None, None)]
+    total = PLATFORM_MASSES[index]
+    above_y = platform_y(index)
+    for c in carried:
+        s = plane.along(c["x"], c["z"])
+        y = column_bottom(rules, c) + COLUMN_HEIGHT / 2
+        lumps.append((s, y, COLUMNS[c["id"]].mass))
+        members.append((column_key(c["id"]), s, y))
+        total += COLUMNS[c["id"]].mass
+    for p in rules["platforms"]:
+        if p.get("x") is not None and p["index"] > index:
+            s = plane.along(p["x"], p["z"])
+            lumps.append((s, platform_y(p["index"]), PLATFORM_MASSES[p["index"]]))
+            members.append((platform_key(p["index"]), s, platform_y(p["index"])))
+            total += PLATFORM_MASSES[p["index"]]
+    lo, hi = _square_extent(plane, above["x"], above["z"], PLATFORM_LENGTHS[index] / 2)
+    platform_piece = Piece(
+        platform_key(index),
+        (lo + hi) / 2,
+        above_y,
+        (hi - lo) / 2,
+        PLATFORM_THICKNESS / 2,
+        PLATFORM_MASSES[index],
+        lumps=lumps,
+    )
+    members = [(k, s if s is not None else None, y) for k, s, y in members]
+    platform_body = scene.add(platform_piece)
+    supports = [
+        c
+        for c in rules["columns"]
+        if _in_play(c)
+        and c["level"] == level
+        and c["id"] != column_id
+        and c.get("on") is None
+        and _under(above, c)
+    ]
+    for c in supports:
+        scene.add(
+            Piece(
+                column_key(c["id"]),
+                plane.along(c["x"], c["z"]),
+                start_y,
+                radius(c["id"]),
+                COLUMN_HEIGHT / 2,
+                COLUMNS[c["id"]].mass,
+                column=True,
+            )
+        )
+    body = scene.add(
+        Piece(
+            key,
+            0.0,
+            start_y,
+            radius(column_id),
+            COLUMN_HEIGHT / 2,
+            COLUMNS[column_id].mass,
+            column=True,
+        )
+    )
+    # The hand: a kinematic body, pinned to the column at the grip.
+    grip = grip_offset(gesture, chance)
+    hand = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
+    hand.position = (0.0, start_y + grip)
+    pin = pymunk.PivotJoint(hand, body, (0.0, start_y + grip))
+    pin.max_force = GRIP_FORCE
+    # The second hand steadies the platform above (rule 1).
+    steady = pymunk.PivotJoint(scene.space.static_body, platform_body, platform_body.position)
+    steady.max_force = steadying_force(gesture, total)
+    scene.space.add(hand, pin, steady)
+    duration, path = pull_path(gesture, chance, distance)
+    state = {"out": False, "t_out": None}
+
+    def drive(t: float, dt: float) -> bool:
+        if state["out"]:
+            return False
+        if t >= duration:
+            scene.space.remove(pin, hand, steady)
+            scene.remove(key)
+            scene.tracking = True
+            state["out"] = True
+            state["t_out"] = t
+            return False
+        along, up = path(t + dt)
+        target = (along, start_y + grip + up)
+        hand.velocity = ((target[0] - hand.position.x) / dt, (target[1] - hand.position.y) / dt)
+        return True
+
+    watch = {platform_key(index)} | {column_key(c["id"]) for c in supports}
+    # The load's centre is followed once the column no longer holds it up.
+    scene.tracked = {platform_key(index)}
+    scene.tracking = False
+    run = scene.run(duration + SETTLE_TIME, record=record, watch=watch, drive=drive)
+    group = {platform_key(index): members}
+    frames = _frames_from(run, plane, group, places, 0.0) if record else []
+    if record and state["t_out"] is not None:
+        t_out = round(state["t_out"] + FRAME_STEPS * STEP, 3)
+        frames.append({"t": t_out, "poses": {key: None}, "side": {key: None}})
+        frames.sort(key=lambda f: f["t"])
+    column["where"] = "hand"
+    if run.collapsed:
+        _apply_planar(rules, run, plane, platform_key(index), members, supports)
+        kick = _kick(run, plane, platform_key(index), members)
+        out = fall(rules, record=record, t0=frames[-1]["t"] if frames else 0.0, kick=kick)
+        out.frames = frames + out.frames
+        out.steps += run.steps
+        return out
+    _apply_planar(rules, run, plane, platform_key(index), members, supports)
+    out = settle_after(
+        rules,
+        record=record,
+        t0=frames[-1]["t"] if frames else 0.0,
+        rocked=_rocking(run, plane, platform_key(index)),
+    )
+    out.frames = frames + out.frames
+    out.steps += run.steps
+    return out
+
+
+def _rocking(run, plane: Plane, key: str) -> dict:
+    """How far, beyond where it came to rest, the load's centre swung along the plane
+    while the motion went on: {piece: [(dx, dz), ...]} for `settle_after`."""
+    excursion = run.excursions.get(key)
+    if excursion is None:
+        return {}
+    low, high, last = excursion
+    swings = []
+    for swing in (high - last, low - last):
+        if abs(swing) > 1e-6:
+            swings.append((swing * plane.dx, swing * plane.dz))
+    return {key: swings}
+
+
+def _apply_planar(rules, run, plane: Plane, platform: str, members, supports) -> None:
+    """Move the pieces to where the run left them, along the plane: the platform's
+    assembly rigidly, each support by its own shift. At rest they stand upright again."""
+    track = run.tracks.get(platform)
+    if track is not None:
+        shift = track.end[0] - track.start[0]
+        for key, _, _ in members:
+            piece = _piece(rules, key)
+            piece["x"], piece["z"] = plane.to_world(0.0, shift, piece["x"], piece["z"])
+    for c in supports:
+        track = run.tracks.get(column_key(c["id"]))
+        if track is None:
+            continue
+        shift = track.end[0] - track.start[0]
+        c["x"], c["z"] = plane.to_world(0.0, shift, c["x"], c["z"])
+
+
+def _kick(run, plane: Plane, platform: str, members) -> dict:
+    velocities = {}
+    for key, track in run.tracks.items():
+        velocities[key] = track.velocity
+    platform_velocity = velocities.get(platform)
+    if platform_velocity is not None:
+        for key, _, _ in members:
+            velocities[key] = platform_velocity
+    sign = run.sign or 1.0
+    return {
+        "plane": plane,
+        "velocities": velocities,
+        "piece": run.piece,
+        "reason": run.reason,
+        "direction": (plane.dx * sign, plane.dz * sign),
+    }
+
+
+def _piece(rules: dict, key: str) -> dict:
+    if key[0] == "c":
+        return rules["columns"][int(key[1:])]
+    return rules["platforms"][int(key[1:])]
+
+
+def _lift_frames(key: str, x: float, z: float, y: float) -> list:
+    frames = []
+    n = 8
+    for k in range(n + 1):
+        lift = 40.0 * k / n
+        frames.append(
+            {
+                "t": round(k / 30.0, 3),
+                "poses": {key: [q(x, POS_SCALE), q(y + lift, POS_SCALE), 0.0]},
+                "side": {key: [q(z, POS_SCALE), q(y + lift, POS_SCALE), 0.0]},
+            }
+        )
+    frames.append({"t": round((n + 1) / 30.0, 3), "poses": {key: None}, "side": {key: None}})
+    return frames
+
+
+# -- a placement ---------------------------------------------------------------------------
+
+
+def place(
+    rules: dict,
+    column_id: int,
+    x_local: float,
+    z_local: float,
+    on: int | None,
+    gesture: Gesture,
+    chance: Chance | None,
+    *,
+    record: bool,
+    t0: float = 0.0,
+) -> Outcome:
+    """A hand sets a column down on the top platform at (x_local, z_local) from its centre
+    (or on column `on`, on red). The column's place in the rules is where it comes to rest;
+    the platform it lands on and that platform's columns take theirs."""
+    top = rules["laid"] - 1
+    platform = rules["platforms"][top]
+    err_x, err_z, tilt = placement_error(gesture, chance) if chance is not None else (0, 0, 0)
+    column = rules["columns"][column_id]
+    x = platform["x"] + x_local + err_x
+    z = platform["z"] + z_local + err_z
+    column.update(where="platform", level=rules["laid"], x=x, z=z, on=on)
+    places = _rest_places(rules)
+    # The plane: from the platform's centre through the spot (where the load goes).
+    ox, oz = x - platform["x"], z - platform["z"]
+    length = math.hypot(ox, oz)
+    dx, dz = (ox / length, oz / length) if length > 1.0 else (1.0, 0.0)
+    plane = Plane(platform["x"], platform["z"], dx, dz)
+    base_from, base_to = _square_extent(plane, 0.0, 0.0, HALF_BASE)
+    scene = Scene(base_from, base_to, BASE_TOP)
+    level = top  # the top platform's supports stand at this level
+    if level > 0:
+        under = rules["platforms"][level - 1]
+        lo, hi = _square_extent(plane, under["x"], under["z"], PLATFORM_LENGTHS[level - 1] / 2)
+        scene.add_static_board(lo, hi, BASE_TOP + level * STOREY, PLATFORM_THICKNESS)
+    stack = []
+    below = on
+    while below is not None:
+        stack.append(rules["columns"][below])
+        below = rules["columns"][below].get("on")
+    stack_ids = {c["id"] for c in stack}
+    riders = [
+        c
+        for c in rules["columns"]
+        if _in_play(c)
+        and c["level"] == rules["laid"]
+        and c["id"] != column_id
+        and c["id"] not in stack_ids
+    ]
+    lumps, members = [], [(platform_key(top), None, None)]
+    for c in riders:
+        s = plane.along(c["x"], c["z"])
+        y = column_bottom(rules, c) + COLUMN_HEIGHT / 2
+        lumps.append((s, y, COLUMNS[c["id"]].mass))
+        members.append((column_key(c["id"]), s, y))
+    lo, hi = _square_extent(plane, platform["x"], platform["z"], PLATFORM_LENGTHS[top] / 2)
+    scene.add(
+        Piece(
+            platform_key(top),
+            (lo + hi) / 2,
+            platform_y(top),
+            (hi - lo) / 2,
+            PLATFORM_THICKNESS / 2,
+            PLATFORM_MASSES[top],
+            lumps=lumps,
+        )
+    )
+    supports = [
+        c
+        for c in rules["columns"]
+        if _in_play(c) and c["level"] == top and c.get("on") is None and _under(platform, c)
+    ]
+    support_y = BASE_TOP + top * STOREY + COLUMN_HEIGHT / 2
+    for c in supports:
+        scene.add(
+            Piece(
+                column_key(c["id"]),
+                plane.along(c["x"], c["z"]),
+                support_y,
+                radius(c["id"]),
+                COLUMN_HEIGHT / 2,
+                COLUMNS[c["id"]].mass,
+                column=True,
+            )
+        )
+    for c in stack:
+        scene.add(
+            Piece(
+                column_key(c["id"]),
+                plane.along(c["x"], c["z"]),
+                column_bottom(rules, c) + COLUMN_HEIGHT / 2,
+                radius(c["id"]),
+                COLUMN_HEIGHT / 2,
+                COLUMNS[c["id"]].mass,
+                column=True,
+                stack_depth=_stack_depth(rules, c),
+            )
+        )
+    y = column_bottom(rules, column) + COLUMN_HEIGHT / 2 + DROP_GAP
+    key = column_key(column_id)
+    scene.add(
+        Piece(
+            key,
+            plane.along(x, z),
+            y,
+            radius(column_id),
+            COLUMN_HEIGHT / 2,
+            COLUMNS[column_id].mass,
+            column=True,
+            stack_depth=len(stack),
+            angle=tilt,
+            velocity=(gesture.speed * math.sin(tilt), -gesture.speed * math.cos(tilt)),
+        )
+    )
+    watch = set(scene.bodies)
+    run = scene.run(SETTLE_TIME, record=record, watch=watch)
+    frames = _frames_from(run, plane, {platform_key(top): members}, places, t0) if record else []
+    moved = supports + stack + [column]
+    if run.collapsed and run.piece == key:
+        final = {k: t.end for k, t in run.tracks.items()}
+        if scene._failure(final, set(scene.bodies) - {key}) is None:
+            # Only the column came down, off the villa or lying on the platform: the villa
+            # stands. The caller treats it as a failed build.
+            return Outcome(frames, run.steps, fell_alone=True)
+    if run.collapsed:
+        _apply_planar(rules, run, plane, platform_key(top), members, moved)
+        kick = _kick(run, plane, platform_key(top), members)
+        out = fall(rules, record=record, t0=frames[-1]["t"] if frames else t0, kick=kick)
+        out.frames = frames + out.frames
+        out.steps += run.steps
+        return out
+    _apply_planar(rules, run, plane, platform_key(top), members, moved)
+    out = Outcome(frames, run.steps)
+    return out

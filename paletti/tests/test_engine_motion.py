@@ -1,0 +1,108 @@
+"""What moves, moves in pymunk (docs/paletti.md, "Motion", "Collapse", "The hand"): a fall
+goes the way the villa tips and is animated until the pieces lie still; a placement is
+checked where it lands; on red a column stands on another; the second hand (rule 1) holds
+the platform above while a column is drawn out."""
+
+import copy
+import random
+
+from paletti.engine import villa
+from paletti.engine.hands import Chance, Gesture
+from paletti.engine.rules import placement_range
+from paletti.tests.setups import lopsided_setup
+
+SEED = 11
+
+
+def _thin_white() -> int:
+    return 0  # column 0: white, thin round (pieces.COLUMNS)
+
+
+def test_pulling_the_one_support_left_of_the_load_brings_blue_down_to_the_left(make_table):
+    # Every column under blue but one stands right of blue's centre: without that one,
+    # nothing holds blue's left side and it tips left.
+    table = make_table(SEED, options={"setup": lopsided_setup(_thin_white())})
+    column = _thin_white()
+    rules = copy.deepcopy(table.rules)
+    outcome = villa.pull(
+        rules, column, Gesture(60, 0.95), Chance.draw(random.Random(1)), record=True
+    )
+    assert outcome.collapse is not None
+    assert outcome.collapse["direction"] == "left"
+    assert outcome.collapse["piece"] == "p0"
+    # The fall is drawn until the pieces lie still, and blue ends tilted down to the left.
+    times = [frame["t"] for frame in outcome.frames]
+    assert times == sorted(times) and times[-1] > 0.5
+    x, y, angle = rules["platforms"][0]["pose"]
+    assert angle > 0.25 and y < villa.platform_y(0)
+
+
+def test_a_board_laid_on_one_row_across_the_width_tips_in_depth(table):
+    # Three columns on blue in one row at the back; green laid centred in depth on blue
+    # would rest on that row alone, its centre in front of it: it falls towards the front.
+    for x in (-40.0, 0.0, 40.0):
+        table.move(x=x, lane=2)
+    rules = copy.deepcopy(table.rules)
+    rules["platforms"][1].update(x=0.0, z=0.0)
+    rules["laid"] = 2
+    villa.sync_rest(rules)
+    outcome = villa.settle_after(rules, record=False)
+    assert outcome.collapse is not None and outcome.collapse["direction"] == "front"
+
+
+def test_on_red_a_column_set_on_another_stands_on_it(table):
+    from paletti.engine.rules import stack_top
+
+    table.move(x=0.0, lane=1)
+    rules = copy.deepcopy(table.rules)
+    below = next(c for c in rules["columns"] if c["level"] == 1)
+    # Read the same geometry as if the top platform were red.
+    for column in rules["columns"]:
+        if column["level"] == 1:
+            column["level"] = 5
+    rules["platforms"][4].update(x=rules["platforms"][0]["x"], z=rules["platforms"][0]["z"])
+    rules["laid"] = 5
+    z = below["z"] - rules["platforms"][4]["z"]
+    assert stack_top(rules, 1, 0.0, z) == below["id"]
+
+
+def test_the_second_hand_holds_the_platform_above_still(make_table):
+    """Rule 1: the same pull from the same villa, the platform above steadied firmly or
+    hardly at all; the firm hand leaves it nearer where it was."""
+    table = make_table(SEED)
+    rules = table.rules
+    loads = villa.analyse(rules).loads
+    column = max((c for c in rules["columns"] if c["level"] == 0), key=lambda c: loads[c["id"]])[
+        "id"
+    ]
+    moved = {}
+    for steadiness in (1.0, 0.0):
+        copy_of = copy.deepcopy(rules)
+        chance = Chance(0.0, (0.0, 0.0, 0.0), (0.0, 0.0), 0.0)  # the same path for both
+        villa.pull(copy_of, column, Gesture(20, steadiness), chance, record=False)
+        blue, before = copy_of["platforms"][0], rules["platforms"][0]
+        moved[steadiness] = abs(blue["x"] - before["x"]) + abs(blue["z"] - before["z"])
+    assert moved[1.0] < moved[0.0]
+
+
+def test_a_placement_that_ends_half_off_the_platform_is_given_up(make_table):
+    # A shaky hand (tremor 6 mm) aiming at the very edge of blue lands past it about half
+    # the time: then the column goes back where it came from and is locked.
+    given_up = 0
+    for seed in range(40, 52):
+        table = make_table(seed, options={"tremor": 6.0})
+        column = table.outer_touchable()
+        table.act(type="touch", column=column)
+        table.act(type="pull", column=column)
+        origin = table.rules["holding"]["origin"]
+        _, high = placement_range(table.rules, column)
+        table.act(type="place", column=column, x=high, z=0.0)
+        placed = table.rules["columns"][column]
+        if "placement_failed" in table.codes():
+            given_up += 1
+            back = (placed["x"], placed["z"], placed["level"])
+            assert back == (origin["x"], origin["z"], origin["level"])
+            assert placed["locked"] is True
+        else:
+            assert placed["level"] == 1
+    assert given_up >= 2
