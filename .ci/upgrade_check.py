@@ -116,8 +116,11 @@ def check():
         ask(reverse("api:game-detail", kwargs={"slug": game.slug}))
         ask(reverse("api:game-rules", kwargs={"slug": game.slug}))
     played = 0
+    outdated = 0
     for match in matches:
         state = ask(reverse("api:paletti-match-detail", kwargs={"match_id": match.pk}))
+        # A match an earlier engine stored says so (410), never a 500.
+        outdated += state.status_code == 410 and state.json().get("code") == "outdated_match"
         if match.status != MatchStatus.PLAYING or state.status_code != 200:
             continue
         body = state.json()
@@ -133,8 +136,14 @@ def check():
         counts[code] = counts.get(code, 0) + 1
     print(
         f"checked {len(answers)} answers after the upgrade: {dict(sorted(counts.items()))}; "
-        f"{len(matches)} matches read, an action posted in {played}"
+        f"{len(matches)} matches read, an action posted in {played}, "
+        f"{outdated} said to be no longer playable (stored by an earlier engine)"
     )
+    match_pages = [a for a in answers if "/paletti/" in a[2] and a[1] == "GET"]
+    wrong = [a for a in match_pages if a[0] not in (200, 410)]
+    for answer in wrong:
+        print("  a match answered neither 200 nor 410:", *answer)
+    errors += wrong
     for answer in errors:
         print("  5xx:", *answer)
     if errors or unhealthy:
