@@ -145,7 +145,7 @@ def test_hot_seat_claim_and_answer(seeded_server, page):
     screenshot(page, "paletti-claim")
     if page.width > 600:
         page.get_by_role("button", name="Protest").click()
-        expect(page.locator("#prompt")).to_contain_text("move one of Ada's columns")
+        expect(page.locator("#prompt")).to_contain_text("move a column belonging to Ada")
         page.get_by_role("button", name=re.compile("Touch black thin round column")).first.click()
         page.get_by_role("button", name="Pull it out gently").click()
         page.get_by_role("button", name="Place it here").click()
@@ -237,7 +237,7 @@ def test_failed_protest_costs_the_protester_a_column(seeded_server, page):
     ]
     play_by_api(seeded_server, page, match, actions)
     page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
-    expect(page.locator("#prompt")).to_contain_text("remove one of Bob's columns")
+    expect(page.locator("#prompt")).to_contain_text("remove a column belonging to Bob")
     page.get_by_role("button", name=re.compile("Remove white thin round column")).first.click()
     expect(page.locator("#tray")).to_contain_text("white thin round column")
     expect(page.locator("#counts")).to_contain_text("1 locked column · 1 column out of the game")

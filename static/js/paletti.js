@@ -177,6 +177,8 @@
       players,
       options: {
         seal_start: data.get("seal_start"),
+        protest: data.get("protest") || "french",
+        abort: data.get("abort") || "french",
         tremor: Number(data.get("tremor")),
         setup: window.PalettiArrange ? window.PalettiArrange.option(form) : data.get("setup") || "default",
       },
@@ -678,10 +680,10 @@
 
   async function post(action) {
     if (game.busy) return;
-    game.busy = true;
     showError("");
+    setBusy(true);
     const result = await api(game.root.dataset.actions, { version: game.state.version, action });
-    game.busy = false;
+    setBusy(false);
     if (result.ok) {
       applyResult(result.data, true);
     } else if (result.status === 409) {
@@ -689,6 +691,55 @@
     } else {
       showError(result.data.detail || gettext("That action was refused."));
     }
+  }
+
+  /* ---------- Waiting for the server ---------- */
+
+  // While the server works out an action (and the bots' answers), what cannot be used is
+  // disabled and a sign says who is thinking; shown after a short delay, so that a quick
+  // answer does not flicker.
+  const THINKING_DELAY_MS = 250;
+
+  function setBusy(busy) {
+    game.busy = busy;
+    const root = game.root;
+    root.toggleAttribute("data-busy", busy);
+    const controls = root.querySelectorAll("#actions button, #pointing button, #column-index .column-index-body button, #actions [role=slider], #actions input");
+    for (const node of controls) {
+      if (busy) {
+        if (node.matches("button, input")) node.disabled = true;
+        else node.setAttribute("aria-disabled", "true");
+      } else {
+        node.disabled = false;
+        node.removeAttribute("aria-disabled");
+      }
+    }
+    root.querySelector(".panel").setAttribute("aria-busy", busy ? "true" : "false");
+    game.canvas.style.cursor = busy ? "progress" : "";
+    clearTimeout(game.thinkingTimer);
+    const sign = root.querySelector("#thinking");
+    if (!sign) return;
+    if (!busy) {
+      sign.textContent = "";
+      sign.hidden = true;
+      return;
+    }
+    game.thinkingTimer = setTimeout(() => {
+      if (!game.busy) return;
+      sign.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }), thinkingText());
+      sign.hidden = false;
+    }, THINKING_DELAY_MS);
+  }
+
+  // The next bot in playing order after the player to act, who may answer this action.
+  function thinkingText() {
+    const seats = game.state.seats;
+    const turn = game.state.turn === null ? 0 : game.state.turn;
+    for (let k = 1; k <= seats.length; k += 1) {
+      const seat = seats[(turn + k) % seats.length];
+      if (seat.kind === "bot") return fmt(gettext("%(name)s (bot) is thinking…"), { name: seat.name });
+    }
+    return gettext("Working out how the villa moves…");
   }
 
   async function reload(message) {
@@ -777,6 +828,10 @@
     const builder = PHASES[state.phase];
     if (state.status === "playing" && state.legal_actions.length && builder) {
       prompt.textContent = builder(actions);
+      // Whatever the phase's own controls leave out (a pass the rules allow), still offered.
+      if (legal("pass").length && !actions.querySelector("[data-action=pass]")) {
+        actions.append(actionButton(legal("pass")[0], gettext("Pass this turn"), { class: "secondary" }));
+      }
     } else if (state.status === "playing") {
       prompt.textContent = fmt(gettext("Waiting for %(name)s…"), { name: seatName(state.turn) });
       actions.append(el("button", { type: "button", onclick: () => reload(""), text: gettext("Reload the match") }));
@@ -816,7 +871,7 @@
         box.append(
           el(
             "button",
-            { type: "button", class: "choice", onclick: () => post(action) },
+            { type: "button", class: "choice", "data-action": action.type, onclick: () => post(action) },
             swatch(action.colour),
             fmt(gettext("Play %(colour)s"), { colour: playerColourName(action.colour) }),
           ),
@@ -828,14 +883,26 @@
     move(box) {
       columnList(box, legal("touch"), gettext("Touch %(column)s"));
       addAskPlatform(box);
+      const pass = legal("pass")[0];
       const state = game.state;
+      if (pass) {
+        // Asking is the only move left: the rules let the player pass instead.
+        box.append(actionButton(pass, gettext("Pass this turn"), { class: "secondary" }));
+        const next = nextPlatform(state);
+        return fmt(gettext("None of your columns can go up to the top platform. Ask for the %(platform)s platform, or pass this turn."), {
+          platform: colourName(next ? next.colour : ""),
+        });
+      }
       if (state.context === "claim_protest" && state.claim) {
-        return fmt(gettext("Prove your protest: move one of %(name)s's columns to the top platform."), {
+        if (polishProtest()) {
+          return gettext("Back up your protest: move a column of any colour from under the top platform to the top platform.");
+        }
+        return fmt(gettext("Back up your protest: move a column belonging to %(name)s to the top platform."), {
           name: seatName(state.claim.claimant),
         });
       }
       if (state.context === "neutral_protest") {
-        return gettext("Prove your protest: move a neutral column to the top platform.");
+        return gettext("Back up your protest: move a neutral column to the top platform.");
       }
       if (state.step === "neutral") {
         return gettext("First move a neutral column. Touching a column commits you to it.");
@@ -849,8 +916,8 @@
       const abort = legal("abort")[0];
       if (pull) {
         const hand = window.PalettiHand.PRESETS;
-        box.append(el("button", { type: "button", "data-primary": true, onclick: () => post({ ...pull, ...hand.gentle }), text: gettext("Pull it out gently") }));
-        box.append(el("button", { type: "button", class: "secondary", onclick: () => post({ ...pull, ...hand.quick }), text: gettext("Pull it out quickly") }));
+        box.append(el("button", { type: "button", "data-primary": true, "data-action": "pull", onclick: () => post({ ...pull, ...hand.gentle }), text: gettext("Pull it out gently") }));
+        box.append(el("button", { type: "button", class: "secondary", "data-action": "pull", onclick: () => post({ ...pull, ...hand.quick }), text: gettext("Pull it out quickly") }));
       }
       if (abort) box.append(abortButton(abort, abortLabel()));
       box.prepend(loadGauge(touched.load));
@@ -872,7 +939,10 @@
     claim(box) {
       addAnswer(box);
       const claim = game.state.claim;
-      return fmt(gettext("%(claimant)s asks for a new platform, claiming no column can be moved. %(name)s, do you protest? Then you must move one of their columns to the top yourself."), {
+      const text = polishProtest()
+        ? gettext("%(claimant)s asks for a new platform, claiming no column can be moved. %(name)s, do you protest? Then you must move a column of any colour from under the top platform to the top yourself.")
+        : gettext("%(claimant)s asks for a new platform, claiming no column can be moved. %(name)s, do you protest? Then you must move one of the claimant's columns to the top yourself.");
+      return fmt(text, {
         claimant: seatName(claim.claimant),
         name: seatName(game.state.turn),
       });
@@ -886,22 +956,41 @@
     },
     penalty(box) {
       columnList(box, legal("remove_column"), gettext("Remove %(column)s"));
+      const pass = legal("pass")[0];
+      if (pass) box.append(actionButton(pass, gettext("Remove none"), { class: "secondary" }));
       const claim = game.state.claim;
-      return fmt(gettext("The protest failed: remove one of %(name)s's columns from the game."), {
+      return fmt(gettext("The protest failed: you may remove a column belonging to %(name)s from the game, or remove none."), {
         name: seatName(claim ? claim.protester : null),
       });
+    },
+    // The Polish protest rule: a protester who proved the claim wrong may take any column
+    // out of the game, or none.
+    reward(box) {
+      columnList(box, legal("remove_column"), gettext("Remove %(column)s"));
+      const pass = legal("pass")[0];
+      if (pass) box.append(actionButton(pass, gettext("Remove none"), { class: "secondary" }));
+      return gettext("Your protest succeeded: no platform is laid. You may remove any column from the game, or remove none.");
     },
     lay(box) {
       const p = nextPlatform(game.state);
       const lays = legal("lay_platform");
       if (lays.length) placementControls(box, lays, false);
       const pass = legal("pass")[0];
-      if (pass) box.append(el("button", { type: "button", class: "secondary", onclick: () => post(pass), text: gettext("Pass: the platform cannot be laid") }));
+      if (pass) {
+        const label = lays.length ? gettext("Do not lay the platform") : gettext("Pass: the platform cannot be laid");
+        box.append(actionButton(pass, label, { class: "secondary", "data-primary": !lays.length }));
+      }
       return lays.length
-        ? fmt(gettext("Lay the %(platform)s platform on the top columns: choose where, then lay it."), { platform: colourName(p.colour) })
+        ? fmt(gettext("Lay the %(platform)s platform on the top columns: choose where, then lay it, or decide not to lay it."), { platform: colourName(p.colour) })
         : gettext("The platform cannot rest on three columns: the turn passes without it.");
     },
   };
+
+  // A button that posts one of the legal actions; data-action names its type, so that a
+  // test (and a reader of the markup) can see that every legal action has its control.
+  function actionButton(action, label, attrs) {
+    return el("button", { type: "button", "data-action": action.type, ...(attrs || {}), onclick: () => post(action), text: label });
+  }
 
   // The French rules lock a column put back; the Polish ones (an option) do not.
   function abortLabel() {
@@ -910,7 +999,7 @@
   }
 
   function abortButton(action, label) {
-    return el("button", { type: "button", class: "secondary", "data-abort": true, onclick: () => post(action), text: label });
+    return actionButton(action, label, { class: "secondary", "data-abort": true });
   }
 
   function addAskPlatform(box) {
@@ -921,6 +1010,7 @@
       el("button", {
         type: "button",
         class: "secondary claim",
+        "data-action": "ask_platform",
         "aria-describedby": "claim-risk",
         onclick: () => askPlatform(ask, box),
         text: fmt(gettext("Ask for the %(platform)s platform"), { platform: colourName(next ? next.colour : "") }),
@@ -932,8 +1022,8 @@
   function addAnswer(box) {
     const protest = legal("protest")[0];
     const decline = legal("decline")[0];
-    if (protest) box.append(el("button", { type: "button", "data-primary": true, onclick: () => post(protest), text: gettext("Protest") }));
-    if (decline) box.append(el("button", { type: "button", class: "secondary", onclick: () => post(decline), text: gettext("Decline") }));
+    if (protest) box.append(actionButton(protest, gettext("Protest"), { "data-primary": true }));
+    if (decline) box.append(actionButton(decline, gettext("Decline"), { class: "secondary" }));
   }
 
   function whereText(col) {
@@ -955,6 +1045,7 @@
           type: "button",
           class: "column-choice",
           "data-column": col.id,
+          "data-action": action.type,
           onclick: () => post(action),
           onfocus: () => setHighlight(col.id),
           onblur: () => setHighlight(null),
@@ -1068,6 +1159,7 @@
       el("button", {
         type: "button",
         "data-confirm": true,
+        "data-action": withLanes ? "place" : "lay_platform",
         onclick: confirmPlacement,
         text: withLanes ? gettext("Place it here") : gettext("Lay it here"),
       }),
@@ -1109,6 +1201,7 @@
   }
 
   function placerKeys(event) {
+    if (game.busy) return;
     const keys = {
       ArrowLeft: () => stepGhost(-1),
       ArrowRight: () => stepGhost(1),
