@@ -99,7 +99,7 @@ def test_play_a_turn_against_a_bot(seeded_server, page):
     expect(scoreboard_entry(page, "Bob")).to_contain_text("3 points")
     expect(scoreboard_entry(page, "Ada")).to_contain_text("0 points")
     page.get_by_role("button", name="Play black").click()
-    page.get_by_role("button", name=re.compile("Touch black thick round column")).click()
+    page.get_by_role("button", name=re.compile("Touch the black thick round column")).click()
     expect(page.locator("#prompt")).to_contain_text(re.compile(r"bears \d+ g"))
     screenshot(page, "paletti-touched")
     page.get_by_role("button", name="Pull it out gently").click()
@@ -119,7 +119,7 @@ def test_abort_locks_the_column_and_passes_the_turn(seeded_server, page):
     start_from_setup(seeded_server, page, second="a person")
     expect(page.locator("#turn-banner")).to_contain_text("Bob, your turn")
     page.get_by_role("button", name="Play pink").click()
-    page.get_by_role("button", name=re.compile("Touch pink thin round column")).first.click()
+    page.get_by_role("button", name=re.compile("Touch the pink thin round column")).first.click()
     expect(page.get_by_role("button", name="Pull it out gently")).to_be_visible()
     page.keyboard.press("Escape")
     expect(page.locator("#narration")).to_contain_text("locked for the rest of the game")
@@ -146,7 +146,7 @@ def test_hot_seat_claim_and_answer(seeded_server, page):
     if page.width > 600:
         page.get_by_role("button", name="Protest").click()
         expect(page.locator("#prompt")).to_contain_text("move a column belonging to Ada")
-        page.get_by_role("button", name=re.compile("Touch black thin round column")).first.click()
+        page.get_by_role("button", name=re.compile("Touch the black thin round column")).first.click()
         page.get_by_role("button", name="Pull it out gently").click()
         page.get_by_role("button", name="Place it here").click()
         expect(page.locator("#narration")).to_contain_text("The protest succeeds")
@@ -171,7 +171,7 @@ def test_three_people_a_given_up_neutral_move_is_put_to_each_other_person(seeded
     expect(page.locator("#turn-banner")).to_contain_text("Cleo, your turn")
     expect(page.locator("#prompt")).to_contain_text("First move a neutral column")
     expect(page.locator("#counts")).to_contain_text("neutral colour: white")
-    page.get_by_role("button", name=re.compile("Touch white")).first.click()
+    page.get_by_role("button", name=re.compile("Touch the white")).first.click()
     expect(page.get_by_role("button", name="Pull it out gently")).to_be_visible()
     page.keyboard.press("Escape")
     # The screen passes to Ada, then to Bob: each is asked in turn.
@@ -184,11 +184,11 @@ def test_three_people_a_given_up_neutral_move_is_put_to_each_other_person(seeded
         page.get_by_role("button", name="Decline").click()
         expect(page.locator("#narration")).to_contain_text("the builder moves their own column")
         expect(page.locator("#turn-banner")).to_contain_text("Cleo, your turn")
-        expect(page.get_by_role("button", name=re.compile("Touch purple"))).not_to_have_count(0)
+        expect(page.get_by_role("button", name=re.compile("Touch the purple"))).not_to_have_count(0)
     else:
         page.get_by_role("button", name="Protest").click()
         expect(page.locator("#prompt")).to_contain_text("move a neutral column to the top")
-        expect(page.get_by_role("button", name=re.compile("Touch white"))).not_to_have_count(0)
+        expect(page.get_by_role("button", name=re.compile("Touch the white"))).not_to_have_count(0)
     screenshot(page, "paletti-neutral-protest")
 
 
@@ -219,7 +219,7 @@ def test_a_stale_page_reloads_the_match(seeded_server, page):
     page.get_by_role("button", name="Play pink").click()
     expect(page.locator("#narration")).to_contain_text("moved on")
     expect(page.locator("#prompt")).to_contain_text("Touch a column")
-    expect(page.get_by_role("button", name=re.compile("Touch white"))).to_have_count(5)
+    expect(page.get_by_role("button", name=re.compile("Touch the white"))).to_have_count(5)
 
 
 def test_failed_protest_costs_the_protester_a_column(seeded_server, page):
@@ -238,7 +238,7 @@ def test_failed_protest_costs_the_protester_a_column(seeded_server, page):
     play_by_api(seeded_server, page, match, actions)
     page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
     expect(page.locator("#prompt")).to_contain_text("remove a column belonging to Bob")
-    page.get_by_role("button", name=re.compile("Remove white thin round column")).first.click()
+    page.get_by_role("button", name=re.compile("Remove the white thin round column")).first.click()
     expect(page.locator("#tray")).to_contain_text("white thin round column")
     expect(page.locator("#counts")).to_contain_text("1 locked column · 1 column out of the game")
     expect(page.get_by_role("button", name="Lay it here")).to_be_visible()
@@ -447,7 +447,7 @@ def test_where_two_columns_overlap_the_player_chooses(seeded_server, page):
     page.mouse.click(*column_point(page, state, 15, x=44))
     chooser = page.locator("#pointing")
     expect(chooser).to_contain_text("These columns overlap here")
-    choices = chooser.get_by_role("button", name=re.compile("Touch pink thin round column"))
+    choices = chooser.get_by_role("button", name=re.compile("Touch the pink thin round column"))
     expect(choices).to_have_count(2)
     expect(choices.nth(0)).to_contain_text("front lane")
     expect(choices.nth(1)).to_contain_text("middle lane")

@@ -123,7 +123,9 @@ def test_a_whole_claim_walked_through_on_the_page(seeded_server, hand):
     state = every_legal_action_has_a_control(seeded_server, page, match)
     assert state["phase"] == "penalty"
     take(page, page.get_by_role("button", name="Remove none"))
-    expect(page.locator("#narration")).to_contain_text("Ada removes none of the protester's columns")
+    expect(page.locator("#narration")).to_contain_text(
+        "Ada removes none of the protester's columns"
+    )
     expect(page.locator("#counts")).to_contain_text("no column out of the game")
     # The platform can be laid: declining it is worded as a choice, not as impossible.
     state = every_legal_action_has_a_control(seeded_server, page, match)
@@ -167,7 +169,7 @@ def test_the_polish_reward_can_be_taken_or_waived(seeded_server, hand):
         expect(page.locator("#narration")).to_contain_text("Bob removes no column from the game")
         expect(page.locator("#counts")).to_contain_text("no column out of the game")
     else:
-        take(page, page.get_by_role("button", name=re.compile("Remove black thick round column")))
+        take(page, page.get_by_role("button", name=re.compile("Remove the black thick round column")))
         expect(page.locator("#tray")).to_contain_text("black thick round column")
     # The turn after Ada's claim is Bob's own again.
     expect(page.locator("#prompt")).to_contain_text("Choose the colour you play this turn")

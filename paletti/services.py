@@ -41,6 +41,9 @@ class Outcome:
     frames: list = field(default_factory=list)
     events: list = field(default_factory=list)
     steps: list = field(default_factory=list)
+    # A new match whose bots played first: the state before their actions, which the
+    # frames start from.
+    opening: engine.State | None = None
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,12 @@ def create_match(*, seats: list[SeatSpec], options: dict | None = None, seed: in
     turn = run_engine(match, state, None, version=0)
     _store(match, turn.state, turn.log, 0)
     return Outcome(
-        match=match, state=turn.state, frames=turn.frames, events=turn.events, steps=turn.steps
+        match=match,
+        state=turn.state,
+        frames=turn.frames,
+        events=turn.events,
+        steps=turn.steps,
+        opening=state,
     )
 
 

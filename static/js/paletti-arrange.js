@@ -11,17 +11,20 @@
   "use strict";
 
   const gettext = typeof window.gettext === "function" ? window.gettext : (s) => s;
+  const pgettext = typeof window.pgettext === "function" ? window.pgettext : (_c, s) => s;
   const PAINT = window.PalettiView.PAINT; // paletti-view.js, loaded first
+  // A row of the table names its column on its own, not inside a sentence: the indefinite
+  // forms (Danish "hvid", "tynd rund søjle"), with their own context.
   const COLOUR_NAMES = {
-    white: gettext("white"),
-    black: gettext("black"),
-    purple: gettext("purple"),
-    pink: gettext("pink"),
+    white: pgettext("a column in the set-up table", "white"),
+    black: pgettext("a column in the set-up table", "black"),
+    purple: pgettext("a column in the set-up table", "purple"),
+    pink: pgettext("a column in the set-up table", "pink"),
   };
   const KIND_NAMES = {
-    thin: gettext("thin round column"),
-    hex: gettext("hexagonal column"),
-    thick: gettext("thick round column"),
+    thin: pgettext("a column in the set-up table", "thin round column"),
+    hex: pgettext("a column in the set-up table", "hexagonal column"),
+    thick: pgettext("a column in the set-up table", "thick round column"),
   };
   const LANE_NAMES = [gettext("front lane"), gettext("middle lane"), gettext("back lane")];
 
@@ -102,7 +105,9 @@
     };
   }
 
-  // The base seen from the front: the columns of the back lane behind, paler; blue dashed.
+  // The base seen from above, one row per lane (the back lane at the top), so that no column
+  // hides another: each column drawn in its own shape (round or hexagonal), the forbidden
+  // zone hatched, blue's outline dashed over the lanes.
   function draw() {
     const canvas = document.getElementById("arrange-preview");
     if (!canvas || canvas.closest("[hidden]")) return;
@@ -115,35 +120,67 @@
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, width, height);
     const half = data.base_length / 2;
-    const scale = Math.min((width - 16) / data.base_length, (height - 20) / (data.column_height + 30));
-    const sx = (x) => width / 2 + x * scale;
-    const baseTop = height - 14;
-    const sy = (y) => baseTop - y * scale;
-    ctx.fillStyle = "#8a6a46";
-    ctx.fillRect(sx(-half), baseTop, data.base_length * scale, 8);
-    ctx.fillStyle = "#f3d6d2";
+    const label = 44; // room on the left for the lanes' names (px)
+    const lanes = data.lanes.length;
+    const widest = Math.max(...data.columns.map((c) => c.width));
+    const scale = Math.min((width - label - 12) / data.base_length, (height - 16) / (lanes * (widest + 6)));
+    const rowHeight = (height - 16) / lanes;
+    const sx = (x) => label + 6 + (x + half) * scale;
+    // Lane 0 (front) at the bottom, as a player sitting in front of the base sees it.
+    const rowY = (lane) => 8 + (lanes - 1 - lane + 0.5) * rowHeight;
+    ctx.fillStyle = "#e9dcc6";
+    ctx.fillRect(sx(-half), 4, data.base_length * scale, height - 8);
+    ctx.strokeStyle = "#8a6a46";
+    ctx.lineWidth = 2;
+    ctx.strokeRect(sx(-half), 4, data.base_length * scale, height - 8);
     const f = data.forbidden_half_width;
-    ctx.fillRect(sx(-f), baseTop, 2 * f * scale, 8);
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(sx(-f), 4, 2 * f * scale, height - 8);
+    ctx.clip();
+    ctx.fillStyle = "#f3d6d2";
+    ctx.fill();
     ctx.strokeStyle = "#b00020";
-    ctx.strokeRect(sx(-f), baseTop, 2 * f * scale, 8);
-    for (const lane of [...data.lanes].reverse()) {
-      ctx.globalAlpha = lane === 0 ? 1 : lane === 1 ? 0.75 : 0.5;
-      for (const column of data.columns) {
-        const place = places[column.id];
-        if (place.lane !== lane) continue;
-        ctx.fillStyle = PAINT[column.colour];
-        ctx.strokeStyle = "#1f2328";
-        const left = sx(place.x - column.width / 2);
-        ctx.fillRect(left, sy(data.column_height), column.width * scale, data.column_height * scale);
-        ctx.strokeRect(left, sy(data.column_height), column.width * scale, data.column_height * scale);
-      }
+    ctx.lineWidth = 1;
+    for (let y = -2 * f * scale; y < height; y += 7) {
+      ctx.beginPath();
+      ctx.moveTo(sx(-f), y);
+      ctx.lineTo(sx(f), y + 2 * f * scale);
+      ctx.stroke();
     }
-    ctx.globalAlpha = 1;
+    ctx.restore();
+    ctx.fillStyle = "#1f2328";
+    ctx.font = "12px system-ui, sans-serif";
+    ctx.textBaseline = "middle";
+    ctx.textAlign = "left";
+    const short = [gettext("front"), gettext("middle"), gettext("back")];
+    for (const lane of data.lanes) ctx.fillText(short[lane] || "", 2, rowY(lane));
+    for (const column of data.columns) {
+      const place = places[column.id];
+      if (!data.lanes.includes(place.lane)) continue;
+      const x = sx(place.x);
+      const y = rowY(place.lane);
+      const r = (column.width / 2) * scale;
+      ctx.beginPath();
+      if (column.kind === "hex") {
+        for (let k = 0; k < 6; k += 1) {
+          const a = (Math.PI / 3) * k;
+          ctx[k ? "lineTo" : "moveTo"](x + r * Math.cos(a), y + r * Math.sin(a));
+        }
+        ctx.closePath();
+      } else {
+        ctx.arc(x, y, r, 0, 2 * Math.PI);
+      }
+      ctx.fillStyle = PAINT[column.colour];
+      ctx.fill();
+      ctx.strokeStyle = "#1f2328";
+      ctx.lineWidth = 1.2;
+      ctx.stroke();
+    }
     ctx.setLineDash([6, 4]);
     ctx.strokeStyle = "#2b6cc4";
     ctx.lineWidth = 2;
-    const blueLeft = sx(blueX - data.blue_length / 2);
-    ctx.strokeRect(blueLeft, sy(data.column_height + 6), data.blue_length * scale, 6 * scale);
+    ctx.strokeRect(sx(blueX - data.blue_length / 2), 6, data.blue_length * scale, height - 12);
     ctx.setLineDash([]);
     ctx.lineWidth = 1;
   }

@@ -109,17 +109,18 @@
     ctx.fillText(gettext("back"), sx(half), view.height - 1);
   }
 
-  // The state after an answer: animate its frames, then show the state's poses.
-  function show(state, frames) {
-    if (!adopt(state)) return;
+  // The state after an answer: animate its frames, then show the state's poses. `opening`:
+  // where the pieces stood before the frames (a new match whose bots played first).
+  function show(state, frames, opening) {
+    if (!adopt(state, opening)) return;
     run(frames, posesOf(state));
   }
 
   // Take a new state without moving the pieces yet (a turn about to be told step by step).
-  function adopt(state) {
+  function adopt(state, opening) {
     view.canvas = view.canvas || document.getElementById("villa-depth");
     if (!view.canvas) return false;
-    if (view.state === null) view.poses = posesOf(state);
+    if (view.state === null) view.poses = posesOf(opening || state);
     view.state = state;
     return true;
   }

@@ -60,6 +60,15 @@
     hex: pgettext("a column named as the object of a verb", "hexagonal column"),
     thick: pgettext("a column named as the object of a verb", "thick round column"),
   };
+  // A platform named as the object of a verb ("Ask for the green platform"): Polish declines
+  // it (zieloną platformę); elsewhere it is the colour's own name.
+  const OBJECT_PLATFORM_NAMES = {
+    blue: pgettext("a platform named as the object of a verb", "blue"),
+    green: pgettext("a platform named as the object of a verb", "green"),
+    yellow: pgettext("a platform named as the object of a verb", "yellow"),
+    orange: pgettext("a platform named as the object of a verb", "orange"),
+    red: pgettext("a platform named as the object of a verb", "red"),
+  };
   const LANE_NAMES = [gettext("front lane"), gettext("middle lane"), gettext("back lane")];
   const PAINT = window.PalettiView.PAINT;
   const FOCUS = "#d35400";
@@ -68,11 +77,36 @@
   const playerColourName = (c) => PLAYER_COLOUR_NAMES[c] || colourName(c);
   const columnName = (col) =>
     fmt(gettext("%(colour)s %(kind)s"), { colour: colourName(col.colour), kind: KIND_NAMES[col.kind] || col.kind });
+  const platformAsObject = (c) => OBJECT_PLATFORM_NAMES[c] || colourName(c);
+  // A column named as what is touched: Polish "dotknąć" takes the genitive (Dotknij różowej
+  // małej okrągłej kolumny), where "usunąć" takes the accusative.
+  const TOUCHED_COLOUR_NAMES = {
+    white: pgettext("a column named as what is touched", "white"),
+    black: pgettext("a column named as what is touched", "black"),
+    purple: pgettext("a column named as what is touched", "purple"),
+    pink: pgettext("a column named as what is touched", "pink"),
+  };
+  const TOUCHED_KIND_NAMES = {
+    thin: pgettext("a column named as what is touched", "thin round column"),
+    hex: pgettext("a column named as what is touched", "hexagonal column"),
+    thick: pgettext("a column named as what is touched", "thick round column"),
+  };
+  const columnTouched = (col) =>
+    fmt(pgettext("a column named as what is touched", "the %(colour)s %(kind)s"), {
+      colour: TOUCHED_COLOUR_NAMES[col.colour] || colourName(col.colour),
+      kind: TOUCHED_KIND_NAMES[col.kind] || col.kind,
+    });
+  const TOUCH = gettext("Touch %(column)s");
+  // A whole sentence naming the column a button acts on ("Touch the pink thin round column").
+  const deed = (sentence, col) => fmt(sentence, { column: sentence === TOUCH ? columnTouched(col) : columnAsObject(col) });
   const columnAsObject = (col) =>
-    fmt(pgettext("a column named as the object of a verb", "%(colour)s %(kind)s"), {
+    fmt(pgettext("a column named as the object of a verb", "the %(colour)s %(kind)s"), {
       colour: OBJECT_COLOUR_NAMES[col.colour] || colourName(col.colour),
       kind: OBJECT_KIND_NAMES[col.kind] || col.kind,
     });
+  // The load a touched column bears in whole grams, as the server rounded it (once, for the
+  // page and the narration alike).
+  const grams = (touched) => (Number.isInteger(touched.grams) ? touched.grams : Math.round(touched.load));
   // A sentence that opens on a placeholder ("%(column)s bears…") still opens on a capital.
   const capfirst = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -126,7 +160,8 @@
   // A new match's first events (a bot may have played first) are told on the play page.
   function rememberIntro(data) {
     try {
-      sessionStorage.setItem("paletti-intro-" + data.id, JSON.stringify({ events: data.events || [], steps: data.steps || [] }));
+      const intro = { events: data.events || [], steps: data.steps || [], frames: data.frames || [], opening: data.opening || null };
+      sessionStorage.setItem("paletti-intro-" + data.id, JSON.stringify(intro));
     } catch (_e) {
       /* private mode: the intro is only a nicety */
     }
@@ -209,7 +244,9 @@
       if (field) field.classList.add("has-error");
       const control = form.querySelector("[aria-describedby~='" + id + "']");
       if (control) control.setAttribute("aria-invalid", "true");
-      first = first || control || target;
+      // The arrangement's message stands beside the Start button: focus it, not the choice
+      // far above.
+      first = first || (target.classList.contains("start-error") ? target : control || target);
       return true;
     };
     const unplaced = [];
@@ -546,7 +583,7 @@
     }
     if (state.touched && game.poses["c" + state.touched.column]) {
       const pose = game.poses["c" + state.touched.column];
-      const label = fmt(gettext("%(load)s g"), { load: Math.round(state.touched.load) });
+      const label = fmt(gettext("%(load)s g"), { load: grams(state.touched) });
       ctx.font = "600 14px system-ui, sans-serif";
       const tw = ctx.measureText(label).width + 12;
       const x = Math.min(Math.max(sx(pose[0]) - tw / 2, 2), game.view.width - tw - 2);
@@ -759,18 +796,20 @@
     clearPointing();
     resetGhost();
     layoutCanvas(data.frames);
-    if (first) game.poses = posesOf(data.state);
+    // A new match whose bots played first: their actions are animated from the opening.
+    if (first) game.poses = posesOf(data.opening || data.state);
     if (tellsBotsOneByOne(data)) {
-      if (window.PalettiDepth) window.PalettiDepth.adopt(data.state);
+      if (window.PalettiDepth) window.PalettiDepth.adopt(data.state, data.opening);
       tellSteps(data, acted);
       return;
     }
     if (acted && data.frames && data.frames.length) keepVillaInView();
     animate(data.frames, posesOf(data.state));
-    if (window.PalettiDepth) window.PalettiDepth.show(data.state, data.frames);
+    if (window.PalettiDepth) window.PalettiDepth.show(data.state, data.frames, first ? data.opening : null);
     const texts = (data.events || []).map((e) => e.text);
+    for (const step of data.steps || []) texts.push(...streakLines(step, data.events));
     const handover = handoverText();
-    const seal = acted || texts.length ? sealSummary() : "";
+    const seal = sealChange();
     if (seal) texts.push(seal);
     if (handover) texts.push(handover);
     if (texts.length) narrate(texts);
@@ -786,6 +825,17 @@
     game.lastTurn = turn;
     if (!changed || turn === null || state.seats[turn].kind !== "human" || humans() < 2) return "";
     return fmt(gettext("%(name)s, your turn."), { name: seatName(turn) });
+  }
+
+  // The seal's line, only when the holder or their points have changed since it was last
+  // said: not repeated after every action.
+  function sealChange() {
+    const seal = game.state.seal;
+    const holder = seal.holder === null || seal.holder === undefined ? null : seal.holder;
+    const key = [seal.started, holder, holder === null ? 0 : game.state.scores[holder]].join(":");
+    if (key === game.lastSeal) return "";
+    game.lastSeal = key;
+    return sealSummary();
   }
 
   function sealSummary() {
@@ -890,7 +940,7 @@
         box.append(actionButton(pass, gettext("Pass this turn"), { class: "secondary" }));
         const next = nextPlatform(state);
         return fmt(gettext("None of your columns can go up to the top platform. Ask for the %(platform)s platform, or pass this turn."), {
-          platform: colourName(next ? next.colour : ""),
+          platform: platformAsObject(next ? next.colour : ""),
         });
       }
       if (state.context === "claim_protest" && state.claim) {
@@ -920,11 +970,11 @@
         box.append(el("button", { type: "button", class: "secondary", "data-action": "pull", onclick: () => post({ ...pull, ...hand.quick }), text: gettext("Pull it out quickly") }));
       }
       if (abort) box.append(abortButton(abort, abortLabel()));
-      box.prepend(loadGauge(touched.load));
+      box.prepend(loadGauge(touched.load, grams(touched)));
       const text = touchFirst()
-        ? gettext("The %(column)s bears %(load)s g. Drag it sideways out of the villa with your finger (slow and steady is safest), or use a button; or put it back.")
-        : gettext("The %(column)s bears %(load)s g. Drag it sideways out of the villa (slow and steady is safest), or use a button; or abort (Escape) and put it back.");
-      return fmt(text, { column: columnName(col), load: Math.round(touched.load) });
+        ? gettext("The %(column)s bears %(load)s g. Drag it sideways out of the villa with your finger (a steady hand is safest), or use a button; or put it back.")
+        : gettext("The %(column)s bears %(load)s g. Drag it sideways out of the villa (a steady hand is safest), or use a button; or abort (Escape) and put it back.");
+      return fmt(text, { column: columnName(col), load: grams(touched) });
     },
     holding(box) {
       const top = topPlatform(game.state);
@@ -981,7 +1031,7 @@
         box.append(actionButton(pass, label, { class: "secondary", "data-primary": !lays.length }));
       }
       return lays.length
-        ? fmt(gettext("Lay the %(platform)s platform on the top columns: choose where, then lay it, or decide not to lay it."), { platform: colourName(p.colour) })
+        ? fmt(gettext("Lay the %(platform)s platform on the top columns: choose where, then lay it, or decide not to lay it."), { platform: platformAsObject(p.colour) })
         : gettext("The platform cannot rest on three columns: the turn passes without it.");
     },
   };
@@ -1013,7 +1063,7 @@
         "data-action": "ask_platform",
         "aria-describedby": "claim-risk",
         onclick: () => askPlatform(ask, box),
-        text: fmt(gettext("Ask for the %(platform)s platform"), { platform: colourName(next ? next.colour : "") }),
+        text: fmt(gettext("Ask for the %(platform)s platform"), { platform: platformAsObject(next ? next.colour : "") }),
       }),
     );
     box.append(el("p", { id: "claim-risk", class: "help claim-risk", text: claimRiskShort() }));
@@ -1053,7 +1103,7 @@
           onmouseleave: () => setHighlight(null),
         },
         swatch(col.colour),
-        el("span", { class: "choice-text" }, el("strong", { text: fmt(sentence, { column: columnAsObject(col) }) }), el("span", { class: "choice-detail", text: detail })),
+        el("span", { class: "choice-text" }, el("strong", { text: deed(sentence, col) }), el("span", { class: "choice-detail", text: detail })),
       );
       ul.append(el("li", {}, button));
     }
@@ -1348,7 +1398,7 @@
         onmouseenter: () => setHighlight(col.id),
       },
       swatch(col.colour),
-      el("span", { class: "choice-text" }, el("strong", { text: fmt(sentence, { column: columnAsObject(col) }) }), el("span", { class: "choice-detail", text: placeText(col) })),
+      el("span", { class: "choice-text" }, el("strong", { text: deed(sentence, col) }), el("span", { class: "choice-detail", text: placeText(col) })),
     );
   }
 
@@ -1376,7 +1426,7 @@
     game.candidates = [];
     const { sentence } = columnChoices();
     showPointing(
-      el("p", { class: "pointing-text", text: fmt(gettext("Selected: the %(column)s. Tap it again, or the button, to confirm."), { column: columnName(col) }) }),
+      el("p", { class: "pointing-text", text: fmt(gettext("Selected: the %(column)s. Tap it again, or tap the button, to confirm."), { column: columnName(col) }) }),
       el("div", { class: "pointing-actions" }, commitButton(col, sentence), cancelButton()),
     );
   }
@@ -1439,7 +1489,7 @@
         const text = el(
           "span",
           { class: "choice-text" },
-          el("strong", { text: action ? fmt(sentence, { column: columnAsObject(col) }) : capfirst(columnName(col)) }),
+          el("strong", { text: action ? deed(sentence, col) : capfirst(columnName(col)) }),
           el("span", { class: "choice-detail", text: parts.join(", ") }),
         );
         const entry = action
@@ -1488,8 +1538,8 @@
           "li",
           { class: state.turn === seat.seat ? "current" : "" },
           el("strong", { text: who }),
-          " ",
-          ...badges,
+          // A space between badges, so that a screen reader says "seal, to play", not one word.
+          ...badges.flatMap((badge) => [" ", badge]),
           el("br"),
           colours,
           el("span", { class: "points", text: fmt(ngettext("%(points)s point", "%(points)s points", points), { points }) }),
@@ -1613,7 +1663,7 @@
   // The first claim of a seat in a match: what it means and what it costs, plainly.
   function showClaimWarning(ask, box) {
     const next = nextPlatform(game.state);
-    const platform = colourName(next ? next.colour : "");
+    const platform = platformAsObject(next ? next.colour : "");
     const heading = el("h3", {
       id: "claim-warning-heading",
       tabindex: "-1",
@@ -1658,17 +1708,17 @@
   const LOAD_BANDS = [
     { below: 1, level: "free", word: gettext("Nothing rests on it: safe to pull") },
     { below: 40, level: "light", word: gettext("Light load") },
-    { below: 100, level: "heavy", word: gettext("Heavy load: pull slowly") },
+    { below: 100, level: "heavy", word: gettext("Heavy load: pull steadily") },
     { below: Infinity, level: "very-heavy", word: gettext("Very heavy load: risky!") },
   ];
   const LOAD_GAUGE_MAX = 200;
 
-  function loadGauge(load) {
+  function loadGauge(load, whole) {
     const band = LOAD_BANDS.find((b) => load < b.below);
-    const grams = fmt(gettext("%(load)s g"), { load: Math.round(load) });
+    const grams = fmt(gettext("%(load)s g"), { load: whole });
     return el(
       "div",
-      { class: "load-gauge load-" + band.level, "data-load": Math.round(load) },
+      { class: "load-gauge load-" + band.level, "data-load": whole },
       el("span", { class: "load-word", text: band.word }),
       el("meter", {
         min: 0,
@@ -1737,18 +1787,37 @@
     return game.oneByOne && Array.isArray(data.steps) && data.steps.some((step) => step.by_bot);
   }
 
-  // A bot that passes turn after turn says why, once it is more than one turn.
-  function passStreakLines(step) {
-    if (step.passed) game.passStreak[step.seat] = (game.passStreak[step.seat] || 0) + 1;
-    else if (["choose_colour", "touch", "ask_platform"].includes(step.type)) game.passStreak[step.seat] = 0;
-    const count = game.passStreak[step.seat] || 0;
-    if (!step.passed || count < 2) return [];
-    const text = ngettext(
-      "%(name)s has now passed %(count)s turn in a row: as long as none of their columns can go up, they will keep passing.",
-      "%(name)s has now passed %(count)s turns in a row: as long as none of their columns can go up, they will keep passing.",
-      count,
-    );
-    return [fmt(text, { name: step.name, count })];
+  // A bot that passes turn after turn, or anyone the rules skip turn after turn (nothing to
+  // move, no platform to ask for), is told why once it is more than one turn. A person who
+  // chooses to pass needs no explaining.
+  function streakLines(step, events) {
+    if (["choose_colour", "touch", "ask_platform"].includes(step.type)) game.passStreak[step.seat] = 0;
+    const lines = [];
+    for (const event of (events || []).slice(step.events[0], step.events[1])) {
+      if (event.code !== "passed" && event.code !== "player_skipped") continue;
+      const count = (game.passStreak[event.seat] || 0) + 1;
+      game.passStreak[event.seat] = count;
+      const seat = game.state.seats[event.seat];
+      if (count < 2 || !seat) continue;
+      let text;
+      if (event.code === "player_skipped") {
+        text = ngettext(
+          "%(name)s has now been skipped %(count)s turn in a row: none of their columns can go up and no platform can be asked for, so they will go on being skipped as long as that lasts.",
+          "%(name)s has now been skipped %(count)s turns in a row: none of their columns can go up and no platform can be asked for, so they will go on being skipped as long as that lasts.",
+          count,
+        );
+      } else if (seat.kind === "bot") {
+        text = ngettext(
+          "%(name)s has now passed %(count)s turn in a row: as long as none of their columns can go up, they will keep passing.",
+          "%(name)s has now passed %(count)s turns in a row: as long as none of their columns can go up, they will keep passing.",
+          count,
+        );
+      } else {
+        continue;
+      }
+      lines.push(fmt(text, { name: seat.name, count }));
+    }
+    return lines;
   }
 
   function bannerForBot(seat) {
@@ -1802,7 +1871,7 @@
       }
       const step = steps[story.next++];
       if (step.by_bot) bannerForBot(step.seat);
-      [...step.lines, ...passStreakLines(step)].forEach(show);
+      [...step.lines, ...streakLines(step, data.events)].forEach(show);
       // Outline the column a bot acts on, so the eye finds it in the drawing.
       game.highlight = step.by_bot && step.column !== undefined ? step.column : null;
       draw();
@@ -1826,19 +1895,20 @@
       clearTimeout(story.timer);
       while (story.next < steps.length) {
         const step = steps[story.next++];
-        [...step.lines, ...passStreakLines(step)].forEach(show);
+        [...step.lines, ...streakLines(step, data.events)].forEach(show);
       }
       game.highlight = null;
       animate([], target);
       if (window.PalettiDepth) window.PalettiDepth.show(data.state, []);
       root.removeAttribute("data-telling");
       game.busy = false;
-      const seal = sealSummary();
+      const seal = sealChange();
       const handover = handoverText();
       if (seal) show(seal);
       if (handover) show(handover);
       if (game.story === story) game.story = null;
       renderPanel(acted);
+      renderColumnIndex();
     }
 
     story.finish = finish;
@@ -1885,7 +1955,7 @@
         showError(result.data.detail || gettext("The match could not be loaded."));
         return;
       }
-      applyResult({ state: result.data, frames: [], events: intro.events || [], steps: intro.steps || [] }, false);
+      applyResult({ state: result.data, frames: intro.frames || [], events: intro.events || [], steps: intro.steps || [], opening: intro.opening }, false);
       root.classList.add("ready");
     });
   }
