@@ -146,7 +146,8 @@ def test_hot_seat_claim_and_answer(seeded_server, page):
     if page.width > 600:
         page.get_by_role("button", name="Protest").click()
         expect(page.locator("#prompt")).to_contain_text("move a column belonging to Ada")
-        page.get_by_role("button", name=re.compile("Touch the black thin round column")).first.click()
+        touch = re.compile("Touch the black thin round column")
+        page.get_by_role("button", name=touch).first.click()
         page.get_by_role("button", name="Pull it out gently").click()
         page.get_by_role("button", name="Place it here").click()
         expect(page.locator("#narration")).to_contain_text("The protest succeeds")

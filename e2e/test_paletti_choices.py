@@ -169,7 +169,8 @@ def test_the_polish_reward_can_be_taken_or_waived(seeded_server, hand):
         expect(page.locator("#narration")).to_contain_text("Bob removes no column from the game")
         expect(page.locator("#counts")).to_contain_text("no column out of the game")
     else:
-        take(page, page.get_by_role("button", name=re.compile("Remove the black thick round column")))
+        remove = re.compile("Remove the black thick round column")
+        take(page, page.get_by_role("button", name=remove))
         expect(page.locator("#tray")).to_contain_text("black thick round column")
     # The turn after Ada's claim is Bob's own again.
     expect(page.locator("#prompt")).to_contain_text("Choose the colour you play this turn")
