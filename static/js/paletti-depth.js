@@ -104,9 +104,10 @@
     ctx.font = "12px system-ui, sans-serif";
     ctx.textBaseline = "bottom";
     ctx.textAlign = "left";
-    ctx.fillText(gettext("front"), sx(-half), view.height - 1);
+    // At the drawing's edges, where a narrow drawing leaves them room.
+    ctx.fillText(gettext("front"), Math.min(sx(-half), 4), view.height - 1);
     ctx.textAlign = "right";
-    ctx.fillText(gettext("back"), sx(half), view.height - 1);
+    ctx.fillText(gettext("back"), Math.max(sx(half), view.width - 4), view.height - 1);
   }
 
   // The state after an answer: animate its frames, then show the state's poses. `opening`:

@@ -344,8 +344,19 @@
     const poseSets = [posesOf(state)];
     if (state.collapse) for (const frame of frames || []) poseSets.push(frame.poses);
     const bounds = window.PalettiView.sceneBounds(state, poseSets, topY + state.dimensions.column_height + 40);
-    const maxH = Math.max(280, window.innerHeight * 0.62);
-    moveView(window.PalettiView.fitView(bounds, game.stage.clientWidth, maxH));
+    moveView(window.PalettiView.fitView(bounds, game.canvas.clientWidth || game.stage.clientWidth, drawingHeight()));
+  }
+
+  // How tall the drawing may be. A phone shares its screen between the drawing, the side
+  // drawing and the current step's controls; a wide screen keeps the side drawing below
+  // the large one inside the window (the stage is sticky).
+  function drawingHeight() {
+    const screen = window.innerHeight;
+    if (narrowScreen()) return Math.max(220, Math.min(screen * 0.4, 420));
+    const depth = game.root.querySelector(".depth-view");
+    const below = depth ? depth.getBoundingClientRect().height + 24 : 0;
+    const top = Math.max(8, game.canvas.getBoundingClientRect().top);
+    return Math.max(280, Math.min(screen * 0.7, screen - top - below));
   }
 
   function moveView(target) {
@@ -718,7 +729,7 @@
   async function post(action) {
     if (game.busy) return;
     showError("");
-    setBusy(true);
+    setBusy(true, action);
     const result = await api(game.root.dataset.actions, { version: game.state.version, action });
     setBusy(false);
     if (result.ok) {
@@ -737,7 +748,7 @@
   // answer does not flicker.
   const THINKING_DELAY_MS = 250;
 
-  function setBusy(busy) {
+  function setBusy(busy, action) {
     game.busy = busy;
     const root = game.root;
     root.toggleAttribute("data-busy", busy);
@@ -763,20 +774,29 @@
     }
     game.thinkingTimer = setTimeout(() => {
       if (!game.busy) return;
-      sign.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }), thinkingText());
+      sign.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }), thinkingText(action));
       sign.hidden = false;
     }, THINKING_DELAY_MS);
   }
 
-  // The next bot in playing order after the player to act, who may answer this action.
-  function thinkingText() {
+  // Actions after which another seat may act, and those the server simulates.
+  const HANDS_OVER = ["place", "abort", "pass", "lay_platform", "remove_column", "ask_platform", "decline"];
+  const MOVES_THE_VILLA = ["pull", "place", "lay_platform", "remove_column"];
+
+  // Who or what the page waits for: the next bot in playing order, when the action may hand
+  // over to one; the physics, when it moves the villa; else the server.
+  function thinkingText(action) {
+    const type = action ? action.type : "";
     const seats = game.state.seats;
     const turn = game.state.turn === null ? 0 : game.state.turn;
-    for (let k = 1; k <= seats.length; k += 1) {
-      const seat = seats[(turn + k) % seats.length];
-      if (seat.kind === "bot") return fmt(gettext("%(name)s (bot) is thinking…"), { name: seat.name });
+    if (HANDS_OVER.includes(type)) {
+      for (let k = 1; k <= seats.length; k += 1) {
+        const seat = seats[(turn + k) % seats.length];
+        if (seat.kind === "bot") return fmt(gettext("%(name)s (bot) is thinking…"), { name: seat.name });
+      }
     }
-    return gettext("Working out how the villa moves…");
+    if (MOVES_THE_VILLA.includes(type)) return gettext("Working out how the villa moves…");
+    return gettext("Waiting for the server…");
   }
 
   async function reload(message) {
@@ -1583,7 +1603,8 @@
         ? gettext("Nobody wins.")
         : fmt(gettext("%(name)s wins!"), { name: seatName(state.winner) });
     section.querySelector("#end-reason").textContent = state.end_reason_text || "";
-    if (acted) heading.focus();
+    // Focused without scrolling: the collapse stays in sight.
+    if (acted) heading.focus({ preventScroll: true });
   }
 
   async function playAgain(button) {
