@@ -112,18 +112,21 @@
     const canvas = document.getElementById("arrange-preview");
     if (!canvas || canvas.closest("[hidden]")) return;
     const width = canvas.clientWidth || 320;
-    const height = canvas.clientHeight || 140;
+    const half = data.base_length / 2;
+    const label = 52; // room on the left for the lanes' names (px)
+    const lanes = data.lanes.length;
+    const widest = Math.max(...data.columns.map((c) => c.width));
+    // The base across the whole width; the canvas as tall as three lanes of the widest
+    // column at that scale, so that every column keeps its true size.
+    const scale = (width - label - 12) / data.base_length;
+    const height = Math.round(Math.min(320, Math.max(110, lanes * (widest + 6) * scale + 16)));
+    canvas.style.height = height + "px";
     const dpr = window.devicePixelRatio || 1;
     canvas.width = Math.round(width * dpr);
     canvas.height = Math.round(height * dpr);
     const ctx = canvas.getContext("2d");
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, width, height);
-    const half = data.base_length / 2;
-    const label = 44; // room on the left for the lanes' names (px)
-    const lanes = data.lanes.length;
-    const widest = Math.max(...data.columns.map((c) => c.width));
-    const scale = Math.min((width - label - 12) / data.base_length, (height - 16) / (lanes * (widest + 6)));
     const rowHeight = (height - 16) / lanes;
     const sx = (x) => label + 6 + (x + half) * scale;
     // Lane 0 (front) at the bottom, as a player sitting in front of the base sees it.

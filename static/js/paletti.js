@@ -1025,9 +1025,10 @@
       });
     },
     penalty(box) {
-      columnList(box, legal("remove_column"), gettext("Remove %(column)s"));
+      // "Remove none" before the long list, where a phone shows it with the drawing.
       const pass = legal("pass")[0];
       if (pass) box.append(actionButton(pass, gettext("Remove none"), { class: "secondary" }));
+      columnList(box, legal("remove_column"), gettext("Remove %(column)s"));
       const claim = game.state.claim;
       return fmt(gettext("The protest failed: you may remove a column belonging to %(name)s from the game, or remove none."), {
         name: seatName(claim ? claim.protester : null),
@@ -1036,9 +1037,10 @@
     // The Polish protest rule: a protester who proved the claim wrong may take any column
     // out of the game, or none.
     reward(box) {
-      columnList(box, legal("remove_column"), gettext("Remove %(column)s"));
+      // "Remove none" before the long list, where a phone shows it with the drawing.
       const pass = legal("pass")[0];
       if (pass) box.append(actionButton(pass, gettext("Remove none"), { class: "secondary" }));
+      columnList(box, legal("remove_column"), gettext("Remove %(column)s"));
       return gettext("Your protest succeeded: no platform is laid. You may remove any column from the game, or remove none.");
     },
     lay(box) {
