@@ -13,6 +13,8 @@ from e2e.conftest import GUIDE_SEEN, PACE_ALL_AT_ONCE, assert_no_serious_violati
 from e2e.conftest import english_url as url
 
 SEED = 42
+# The drawing's geometry, an ES module the tests import into the page.
+VIEW = "/static/js/paletti/view.js"
 ADA_AND_BOB = [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "human"}]
 
 
@@ -661,9 +663,9 @@ def test_a_padlock_stays_on_its_column_when_the_column_falls(seeded_server, page
     expect(page.locator("#paletti-match.ready")).to_be_attached()
     # A 60 mm column lying on its side at (100, 20): its padlock lies beside its middle, at
     # its own height, not in the air above it.
-    x, y = page.evaluate("window.PalettiView.lockPoint([100, 20, Math.PI / 2], 60)")
+    x, y = page.evaluate(f"import('{VIEW}').then((V) => V.lockPoint([100, 20, Math.PI / 2], 60))")
     assert x == pytest.approx(78) and y == pytest.approx(20)
-    x, y = page.evaluate("window.PalettiView.lockPoint([100, 50, 0], 60)")
+    x, y = page.evaluate(f"import('{VIEW}').then((V) => V.lockPoint([100, 50, 0], 60))")
     assert x == pytest.approx(100) and y == pytest.approx(72)
 
 
@@ -673,8 +675,8 @@ def test_a_piece_thrown_far_over_the_table_stays_in_the_picture(seeded_server, p
     expect(page.locator("#paletti-match.ready")).to_be_attached()
     # The red platform lying on the table 600 mm right of the middle of the base.
     left, right, top, width = page.evaluate(
-        """(state) => {
-            const V = window.PalettiView;
+        """async ([state, viewUrl]) => {
+            const V = await import(viewUrl);
             const far = { p4: [600, 3, 0] };
             const bounds = V.sceneBounds(state, [far], 190);
             const view = V.fitView(bounds, 358, 500);
@@ -682,6 +684,6 @@ def test_a_piece_thrown_far_over_the_table_stays_in_the_picture(seeded_server, p
             const half = state.platforms[4].length / 2;
             return [sx(-138), sx(600 + half), view.oy - 3 * view.scale, view.width];
         }""",
-        match["state"],
+        [match["state"], VIEW],
     )
     assert 0 <= left and right <= width and top >= 0

@@ -176,3 +176,31 @@ def test_a_refused_arrangement_names_the_column_next_to_the_start_button(seeded_
     expect(error).to_be_in_viewport()
     expect(start).to_be_in_viewport()
     screenshot(page, "paletti-arrange-refused")
+
+
+def test_a_person_skipped_turn_after_turn_is_told_why_and_one_who_passes_is_not(
+    seeded_server, page
+):
+    match = create_by_api(seeded_server, page, ADA_AND_BOB)
+    open_match(seeded_server, page, match)
+    # Two of Ada's turns ending with Bob skipped (he can neither move nor ask), then two
+    # turns Bob passes by choice: the page's narration module is asked what to add.
+    lines = page.evaluate(
+        """async () => {
+            const N = await import('/static/js/paletti/narration.js');
+            const skipped = [{ code: "player_skipped", seat: 1 }];
+            const passed = [{ code: "passed", seat: 1 }];
+            const ada = { seat: 0, type: "place", events: [0, 1] };
+            const bob = { seat: 1, type: "pass", events: [0, 1] };
+            return [
+                N.streakLines(ada, skipped), N.streakLines(ada, skipped),
+                N.streakLines(bob, passed), N.streakLines(bob, passed),
+            ];
+        }"""
+    )
+    assert lines[0] == []
+    assert lines[1] == [
+        "Bob has now been skipped 2 turns in a row: none of their columns can go up and no "
+        "platform can be asked for, so they will go on being skipped as long as that lasts."
+    ]
+    assert lines[2] == [] and lines[3] == []

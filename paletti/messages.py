@@ -400,6 +400,50 @@ def describe_column_as_object(column_id) -> str:
     }
 
 
+# A column named on its own in a row of the set-up table: indefinite forms (Danish "hvid",
+# "tynd rund søjle").
+TABLE_COLOURS = {
+    "white": pgettext_lazy("a column in the set-up table", "white"),
+    "black": pgettext_lazy("a column in the set-up table", "black"),
+    "purple": pgettext_lazy("a column in the set-up table", "purple"),
+    "pink": pgettext_lazy("a column in the set-up table", "pink"),
+}
+TABLE_KINDS = {
+    "thin": pgettext_lazy("a column in the set-up table", "thin round column"),
+    "hex": pgettext_lazy("a column in the set-up table", "hexagonal column"),
+    "thick": pgettext_lazy("a column in the set-up table", "thick round column"),
+}
+
+
+def piece_names() -> dict:
+    """Every name the play and set-up pages give a piece, in the active language: each
+    column in each form its sentences need, the colours, the platforms, the lanes. The
+    pages read them from here, once (no name is translated in the browser)."""
+    columns = []
+    for spec in COLUMNS:
+        columns.append(
+            {
+                "id": spec.id,
+                "name": _("%(colour)s %(kind)s")
+                % {"colour": colour(spec.colour), "kind": COLUMN_KINDS[spec.kind]},
+                "object": describe_column_as_object(spec.id),
+                "touched": describe_column_touched(spec.id),
+                "table_colour": str(TABLE_COLOURS[spec.colour]),
+                "table_kind": str(TABLE_KINDS[spec.kind]),
+            }
+        )
+    return {
+        "columns": columns,
+        "colours": {name: str(text) for name, text in COLOURS.items()},
+        "player_colours": {name: player_colour(name) for name in PLAYER_COLOURS},
+        "platforms": {
+            name: {"name": colour(name), "object": platform_as_object(name)}
+            for name in PLATFORM_COLOURS
+        },
+        "lanes": [str(LANES[lane]) for lane in sorted(LANES)],
+    }
+
+
 def describe_column_touched(column_id) -> str:
     """ "the pink thick round column" as what is touched: Polish "dotyka" takes the genitive
     (dotyka różowej dużej okrągłej kolumny)."""

@@ -11,6 +11,7 @@ from .engine.pieces import (
     LANES,
     PLATFORM_LENGTHS,
 )
+from .messages import piece_names
 from .models import Match
 
 MAX_PLAYERS = 4
@@ -32,6 +33,7 @@ def setup(request):
             "seed": _seed(request),
             "seats": range(1, MAX_PLAYERS + 1),
             "arrangement": _arrangement(),
+            "names": piece_names(),
         },
     )
 
@@ -54,4 +56,5 @@ def _arrangement() -> dict:
 
 @ensure_csrf_cookie
 def match(request, match_id):
-    return render(request, "paletti/match.html", {"match": get_object_or_404(Match, pk=match_id)})
+    match = get_object_or_404(Match, pk=match_id)
+    return render(request, "paletti/match.html", {"match": match, "names": piece_names()})

@@ -108,3 +108,21 @@ def test_a_refused_arrangement_names_the_column_and_the_reason(change, named):
     [message] = response.json()["options"]["setup"]
     assert named in message, message
     assert re.search(r"forbidden zone|not entirely on the base|touch or overlap", message)
+
+
+def test_the_pages_read_every_piece_name_from_the_server_in_each_form(client):
+    with translation.override("pl"):
+        names = messages.piece_names()
+    pink = next(c for c in names["columns"] if c["id"] == 15)
+    assert pink["touched"] == "różowej małej okrągłej kolumny"
+    assert pink["object"] == "różową małą okrągłą kolumnę"
+    assert names["platforms"]["green"]["object"] == "zieloną"
+    with translation.override("da"):
+        names = messages.piece_names()
+    assert (names["columns"][0]["table_colour"], names["columns"][0]["table_kind"]) == (
+        "hvid",
+        "tynd rund søjle",
+    )
+    with translation.override("fr"):
+        page = client.get(reverse("paletti:setup")).content.decode()
+    assert 'id="paletti-names"' in page and "fine colonne ronde" in page
