@@ -13,6 +13,8 @@ from e2e.conftest import GUIDE_SEEN, PACE_ALL_AT_ONCE, assert_no_serious_violati
 from e2e.conftest import english_url as url
 
 SEED = 42
+# The drawing's geometry, an ES module the tests import into the page.
+VIEW = "/static/js/paletti/view.js"
 ADA_AND_BOB = [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "human"}]
 
 
@@ -99,7 +101,7 @@ def test_play_a_turn_against_a_bot(seeded_server, page):
     expect(scoreboard_entry(page, "Bob")).to_contain_text("3 points")
     expect(scoreboard_entry(page, "Ada")).to_contain_text("0 points")
     page.get_by_role("button", name="Play black").click()
-    page.get_by_role("button", name=re.compile("Touch black thick round column")).click()
+    page.get_by_role("button", name=re.compile("Touch the black thick round column")).click()
     expect(page.locator("#prompt")).to_contain_text(re.compile(r"bears \d+ g"))
     screenshot(page, "paletti-touched")
     page.get_by_role("button", name="Pull it out gently").click()
@@ -119,7 +121,7 @@ def test_abort_locks_the_column_and_passes_the_turn(seeded_server, page):
     start_from_setup(seeded_server, page, second="a person")
     expect(page.locator("#turn-banner")).to_contain_text("Bob, your turn")
     page.get_by_role("button", name="Play pink").click()
-    page.get_by_role("button", name=re.compile("Touch pink thin round column")).first.click()
+    page.get_by_role("button", name=re.compile("Touch the pink thin round column")).first.click()
     expect(page.get_by_role("button", name="Pull it out gently")).to_be_visible()
     page.keyboard.press("Escape")
     expect(page.locator("#narration")).to_contain_text("locked for the rest of the game")
@@ -145,8 +147,9 @@ def test_hot_seat_claim_and_answer(seeded_server, page):
     screenshot(page, "paletti-claim")
     if page.width > 600:
         page.get_by_role("button", name="Protest").click()
-        expect(page.locator("#prompt")).to_contain_text("move one of Ada's columns")
-        page.get_by_role("button", name=re.compile("Touch black thin round column")).first.click()
+        expect(page.locator("#prompt")).to_contain_text("move a column belonging to Ada")
+        touch = re.compile("Touch the black thin round column")
+        page.get_by_role("button", name=touch).first.click()
         page.get_by_role("button", name="Pull it out gently").click()
         page.get_by_role("button", name="Place it here").click()
         expect(page.locator("#narration")).to_contain_text("The protest succeeds")
@@ -171,7 +174,7 @@ def test_three_people_a_given_up_neutral_move_is_put_to_each_other_person(seeded
     expect(page.locator("#turn-banner")).to_contain_text("Cleo, your turn")
     expect(page.locator("#prompt")).to_contain_text("First move a neutral column")
     expect(page.locator("#counts")).to_contain_text("neutral colour: white")
-    page.get_by_role("button", name=re.compile("Touch white")).first.click()
+    page.get_by_role("button", name=re.compile("Touch the white")).first.click()
     expect(page.get_by_role("button", name="Pull it out gently")).to_be_visible()
     page.keyboard.press("Escape")
     # The screen passes to Ada, then to Bob: each is asked in turn.
@@ -184,11 +187,11 @@ def test_three_people_a_given_up_neutral_move_is_put_to_each_other_person(seeded
         page.get_by_role("button", name="Decline").click()
         expect(page.locator("#narration")).to_contain_text("the builder moves their own column")
         expect(page.locator("#turn-banner")).to_contain_text("Cleo, your turn")
-        expect(page.get_by_role("button", name=re.compile("Touch purple"))).not_to_have_count(0)
+        expect(page.get_by_role("button", name=re.compile("Touch the purple"))).not_to_have_count(0)
     else:
         page.get_by_role("button", name="Protest").click()
         expect(page.locator("#prompt")).to_contain_text("move a neutral column to the top")
-        expect(page.get_by_role("button", name=re.compile("Touch white"))).not_to_have_count(0)
+        expect(page.get_by_role("button", name=re.compile("Touch the white"))).not_to_have_count(0)
     screenshot(page, "paletti-neutral-protest")
 
 
@@ -219,7 +222,7 @@ def test_a_stale_page_reloads_the_match(seeded_server, page):
     page.get_by_role("button", name="Play pink").click()
     expect(page.locator("#narration")).to_contain_text("moved on")
     expect(page.locator("#prompt")).to_contain_text("Touch a column")
-    expect(page.get_by_role("button", name=re.compile("Touch white"))).to_have_count(5)
+    expect(page.get_by_role("button", name=re.compile("Touch the white"))).to_have_count(5)
 
 
 def test_failed_protest_costs_the_protester_a_column(seeded_server, page):
@@ -237,8 +240,8 @@ def test_failed_protest_costs_the_protester_a_column(seeded_server, page):
     ]
     play_by_api(seeded_server, page, match, actions)
     page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
-    expect(page.locator("#prompt")).to_contain_text("remove one of Bob's columns")
-    page.get_by_role("button", name=re.compile("Remove white thin round column")).first.click()
+    expect(page.locator("#prompt")).to_contain_text("remove a column belonging to Bob")
+    page.get_by_role("button", name=re.compile("Remove the white thin round column")).first.click()
     expect(page.locator("#tray")).to_contain_text("white thin round column")
     expect(page.locator("#counts")).to_contain_text("1 locked column · 1 column out of the game")
     expect(page.get_by_role("button", name="Lay it here")).to_be_visible()
@@ -447,7 +450,7 @@ def test_where_two_columns_overlap_the_player_chooses(seeded_server, page):
     page.mouse.click(*column_point(page, state, 15, x=44))
     chooser = page.locator("#pointing")
     expect(chooser).to_contain_text("These columns overlap here")
-    choices = chooser.get_by_role("button", name=re.compile("Touch pink thin round column"))
+    choices = chooser.get_by_role("button", name=re.compile("Touch the pink thin round column"))
     expect(choices).to_have_count(2)
     expect(choices.nth(0)).to_contain_text("front lane")
     expect(choices.nth(1)).to_contain_text("middle lane")
@@ -660,9 +663,9 @@ def test_a_padlock_stays_on_its_column_when_the_column_falls(seeded_server, page
     expect(page.locator("#paletti-match.ready")).to_be_attached()
     # A 60 mm column lying on its side at (100, 20): its padlock lies beside its middle, at
     # its own height, not in the air above it.
-    x, y = page.evaluate("window.PalettiView.lockPoint([100, 20, Math.PI / 2], 60)")
+    x, y = page.evaluate(f"import('{VIEW}').then((V) => V.lockPoint([100, 20, Math.PI / 2], 60))")
     assert x == pytest.approx(78) and y == pytest.approx(20)
-    x, y = page.evaluate("window.PalettiView.lockPoint([100, 50, 0], 60)")
+    x, y = page.evaluate(f"import('{VIEW}').then((V) => V.lockPoint([100, 50, 0], 60))")
     assert x == pytest.approx(100) and y == pytest.approx(72)
 
 
@@ -672,8 +675,8 @@ def test_a_piece_thrown_far_over_the_table_stays_in_the_picture(seeded_server, p
     expect(page.locator("#paletti-match.ready")).to_be_attached()
     # The red platform lying on the table 600 mm right of the middle of the base.
     left, right, top, width = page.evaluate(
-        """(state) => {
-            const V = window.PalettiView;
+        """async ([state, viewUrl]) => {
+            const V = await import(viewUrl);
             const far = { p4: [600, 3, 0] };
             const bounds = V.sceneBounds(state, [far], 190);
             const view = V.fitView(bounds, 358, 500);
@@ -681,6 +684,6 @@ def test_a_piece_thrown_far_over_the_table_stays_in_the_picture(seeded_server, p
             const half = state.platforms[4].length / 2;
             return [sx(-138), sx(600 + half), view.oy - 3 * view.scale, view.width];
         }""",
-        match["state"],
+        [match["state"], VIEW],
     )
     assert 0 <= left and right <= width and top >= 0

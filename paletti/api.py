@@ -21,7 +21,7 @@ from catalogue.fields import StrictCharField
 from catalogue.parsers import StrictJSONParser
 from catalogue.schema import refuses_unknown_keys
 
-from . import actions, engine, messages, services
+from . import actions, arrangement, engine, messages, services
 from .models import BotLevel, Match, SeatKind
 from .throttles import EngineLimit, MatchActionThrottle, MatchCreationThrottle, engine_time
 
@@ -115,8 +115,9 @@ class SetupField(serializers.Field):
         try:
             engine.validate_setup(setup)
         except engine.SetupError as error:
+            named = arrangement.columns_at_fault(error.code, setup)
             raise serializers.ValidationError(
-                messages.SETUP_ERRORS.get(error.code, error.reason)
+                messages.setup_error(error.code, error.reason, named)
             ) from error
         return setup
 
@@ -189,9 +190,24 @@ def state_payload(match: Match, state: engine.State) -> dict:
         turn_player=rules["turn"],
         seats=view["players"],
         legal_actions=engine.legal_actions(state) if human_to_act else [],
-        end_reason_text=messages.end_reason(rules),
+        end_reason_text=messages.end_reason(rules, [seat.name for seat in seats]),
     )
+    if view.get("touched"):
+        # Rounded once, here: the page and the narration show the same figure.
+        view["touched"]["grams"] = messages.grams(view["touched"]["load"])
     return view
+
+
+def opening_poses(state: engine.State) -> dict:
+    """Where the pieces stood before the bots' first actions (front and side poses), for a
+    page to animate those actions from."""
+    view = engine.state_to_json(state)
+    column_keys = ("id", "x", "y", "angle", "side", "removed", "in_hand")
+    platform_keys = ("index", "laid", "x", "y", "angle", "side")
+    return {
+        "columns": [{k: c[k] for k in column_keys} for c in view["columns"]],
+        "platforms": [{k: p[k] for k in platform_keys} for p in view["platforms"]],
+    }
 
 
 def _match_or_404(match_id) -> Match:
@@ -301,6 +317,7 @@ class MatchListView(MatchAPIView):
                 "frames": outcome.frames,
                 "events": events,
                 "steps": messages.translate_steps(outcome.steps, events, names),
+                "opening": opening_poses(outcome.opening) if outcome.opening else None,
             },
             status=status.HTTP_201_CREATED,
         )

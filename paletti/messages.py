@@ -4,6 +4,8 @@ The engine stays free of Django; its events and refusals carry a `code` and para
 and this module turns them into translated sentences for the API and the page.
 """
 
+from decimal import ROUND_HALF_UP, Decimal
+
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
@@ -105,7 +107,7 @@ SETUP_ERRORS = {
     ),
     "columns_missing": gettext_lazy("All 20 columns must stand on the base, once each."),
     "bad_lane": gettext_lazy("A column is in a lane that does not exist."),
-    "off_site": gettext_lazy("A column is not entirely on the building site."),
+    "off_site": gettext_lazy("A column is not entirely on the base."),
     "forbidden_zone": gettext_lazy("A column stands in the forbidden zone."),
     "columns_overlap": gettext_lazy("Two columns of one lane touch or overlap."),
     "blue_off_base": gettext_lazy("The blue platform sticks out beyond the base."),
@@ -117,9 +119,59 @@ SETUP_ERRORS = {
     "unstable": gettext_lazy("The blue platform would not rest stably."),
 }
 
+# The same refusals, naming the column at fault and where it stands (see arrangement.py).
+SETUP_COLUMN_ERRORS = {
+    "bad_lane": gettext_lazy("%(column)s (x %(x)s mm) is in a lane that does not exist."),
+    "off_site": gettext_lazy(
+        "%(column)s (x %(x)s mm, %(lane)s) is not entirely on the base: move it towards the middle."
+    ),
+    "forbidden_zone": gettext_lazy(
+        "%(column)s (x %(x)s mm, %(lane)s) stands in the forbidden zone in the middle of the "
+        "base: move it outwards."
+    ),
+    "columns_overlap": gettext_lazy(
+        "%(column)s (x %(x)s mm) and %(other)s (x %(other_x)s mm) touch or overlap in the "
+        "%(lane)s: move one of them."
+    ),
+}
+LANES = {
+    0: gettext_lazy("front lane"),
+    1: gettext_lazy("middle lane"),
+    2: gettext_lazy("back lane"),
+}
+
+
+def setup_error(code: str, english: str, named: list[dict]) -> str:
+    """Why an arrangement is refused, naming the column (or the two columns) at fault."""
+    if code in SETUP_COLUMN_ERRORS and named:
+        first = named[0]
+        params = {
+            "column": describe_column(first["id"]).capitalize(),
+            "x": f"{first['x']:g}",
+            "lane": str(LANES.get(first["lane"], "")),
+        }
+        if len(named) > 1:
+            params.update(other=describe_column(named[1]["id"]), other_x=f"{named[1]['x']:g}")
+        return str(SETUP_COLUMN_ERRORS[code]) % params
+    message = SETUP_ERRORS.get(code)
+    return str(message) if message is not None else english
+
+
 END_REASONS = {
     "collapse": gettext_lazy("The villa collapsed."),
     "no_moves": gettext_lazy("Nobody can place a column or a platform any more."),
+}
+# Which way the villa fell: the engine records the view that showed the collapse first, the
+# front view (across the width) or the side view (in depth).
+COLLAPSE_WAYS = {
+    "front": gettext_lazy("The villa collapsed across its width, to the left or to the right."),
+    "side": gettext_lazy("The villa collapsed in depth, towards the front or the back."),
+}
+FELL_WAYS = {
+    "front": gettext_lazy("It fell across the width, to the left or to the right."),
+    "side": gettext_lazy(
+        "It fell in depth, towards the front or the back: the drawing seen from the side shows it."
+    ),
 }
 
 COLLAPSE_REASONS = {
@@ -138,6 +190,15 @@ COLLAPSE_DIRECTIONS = {
     "front": gettext_lazy("It fell towards the front."),
     "back": gettext_lazy("It fell towards the back."),
 }
+
+
+def grams(load) -> int:
+    """The load a touched column bears, in whole grams: rounded once, here, half up, so that
+    the page and its narration show the same figure."""
+    try:
+        return int(Decimal(str(float(load or 0))).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    except (TypeError, ValueError, ArithmeticError):
+        return 0
 
 
 def refusal(code: str, english: str) -> str:
@@ -194,12 +255,15 @@ def platform(index_or_colour) -> str:
         return ""
 
 
-# Why the winner won, or why nobody did (the engine's `outcome`).
-OUTCOMES = {
-    "seal_holder": gettext_lazy("The holder of the master builder's seal wins."),
+# Why the winner won, one sentence that names them (the engine's `outcome`).
+WINS = {
+    "seal_holder": gettext_lazy("%(name)s wins, holding the master builder's seal at the end."),
     "previous_holder": gettext_lazy(
-        "The holder of the seal brought the villa down, so its previous holder wins."
+        "%(name)s wins as the seal's previous holder, since its holder brought the villa down."
     ),
+}
+# Why nobody won.
+OUTCOMES = {
     "no_previous_holder": gettext_lazy(
         "The holder of the seal brought the villa down, and nobody held the seal before: "
         "nobody wins."
@@ -211,13 +275,25 @@ OUTCOMES = {
 }
 
 
-def end_reason(rules: dict) -> str:
-    """How the game ended and why the winner won, in the active language."""
+def outcome_sentence(outcome, names: list[str], winner) -> str:
+    """Who won and why, or why nobody did, in one sentence."""
+    if outcome in WINS and isinstance(winner, int):
+        return str(WINS[outcome]) % {"name": _seat_name(names, winner)}
+    return str(OUTCOMES.get(outcome, ""))
+
+
+def end_reason(rules: dict, names: list[str] | None = None) -> str:
+    """How the game ended (for a collapse, which way the villa fell) and why the winner
+    won, in the active language."""
     reason = rules.get("end_reason")
     if not reason:
         return ""
-    why = OUTCOMES.get(rules.get("outcome"))
-    return " ".join(str(text) for text in (END_REASONS.get(reason, ""), why) if text)
+    how = END_REASONS.get(reason, "")
+    collapse = rules.get("collapse") or {}
+    if reason == "collapse" and collapse.get("view") in COLLAPSE_WAYS:
+        how = COLLAPSE_WAYS[collapse["view"]]
+    why = outcome_sentence(rules.get("outcome"), names or [], rules.get("winner"))
+    return " ".join(str(text) for text in (how, why) if text)
 
 
 def _seat_name(names, seat):
@@ -230,10 +306,7 @@ def _seat_name(names, seat):
 # and every seat's `names`.
 _EVENT_TEXTS = {
     "touched": lambda p, who, names: _("%(column)s bears %(load)s g.")
-    % {
-        "column": describe_column(p.get("column")).capitalize(),
-        "load": round(float(p.get("load") or 0)),
-    },
+    % {"column": describe_column(p.get("column")).capitalize(), "load": grams(p.get("load"))},
     "pulled": lambda p, who, names: _("%(column)s is out and the villa still stands.")
     % {"column": describe_column(p.get("column")).capitalize()},
     "aborted": lambda p, who, names: (
@@ -278,7 +351,7 @@ _EVENT_TEXTS = {
         "The protest succeeds: the column leaves the game and no platform is laid."
     ),
     "protest_failed": lambda p, who, names: _(
-        "The protest fails: the claimant removes one of %(name)s's columns."
+        "The protest fails: the claimant may remove a column belonging to %(name)s."
     )
     % {"name": _seat_name(names, p.get("protester"))},
     "column_removed": lambda p, who, names: _("%(column)s is removed from the game.")
@@ -314,21 +387,21 @@ _EVENT_TEXTS = {
         "name": _seat_name(names, p.get("by")),
     }
     + (
+        # The way it fell (engine 3 says which side); else which drawing shows it.
         " " + str(COLLAPSE_DIRECTIONS[p["direction"]])
         if p.get("direction") in COLLAPSE_DIRECTIONS
-        else ""
-    )
-    + (
-        " " + _("It fell towards the front or the back: the drawing seen from the side shows it.")
-        if p.get("view") == "side"
+        else " " + str(FELL_WAYS[p["view"]])
+        if p.get("view") in FELL_WAYS
         else ""
     ),
-    "game_over": lambda p, who, names: (
-        _("The game is over. %(name)s wins.") % {"name": _seat_name(names, p.get("winner"))}
-        if isinstance(p.get("winner"), int)
-        else _("The game is over.")
-    )
-    + (" " + str(OUTCOMES[p["outcome"]]) if p.get("outcome") in OUTCOMES else ""),
+    "game_over": lambda p, who, names: " ".join(
+        text
+        for text in (
+            _("The game is over."),
+            outcome_sentence(p.get("outcome"), names, p.get("winner")),
+        )
+        if text
+    ),
 }
 
 
@@ -344,7 +417,12 @@ def translate_events(events: list[dict], names: list[str] | None = None) -> list
     """Events with their `text` in the active language (the engine's English kept)."""
     names = names or []
     return [
-        {**event, "english": event.get("text", ""), "text": event_text(event, names)}
+        {
+            **event,
+            "english": event.get("text", ""),
+            "text": event_text(event, names),
+            **({"grams": grams(event.get("load"))} if event.get("code") == "touched" else {}),
+        }
         for event in events
     ]
 
@@ -362,12 +440,102 @@ def describe_column_as_object(column_id) -> str:
     }
 
 
+# A column named on its own in a row of the set-up table: indefinite forms (Danish "hvid",
+# "tynd rund søjle").
+TABLE_COLOURS = {
+    "white": pgettext_lazy("a column in the set-up table", "white"),
+    "black": pgettext_lazy("a column in the set-up table", "black"),
+    "purple": pgettext_lazy("a column in the set-up table", "purple"),
+    "pink": pgettext_lazy("a column in the set-up table", "pink"),
+}
+TABLE_KINDS = {
+    "thin": pgettext_lazy("a column in the set-up table", "thin round column"),
+    "hex": pgettext_lazy("a column in the set-up table", "hexagonal column"),
+    "thick": pgettext_lazy("a column in the set-up table", "thick round column"),
+}
+
+
+def piece_names() -> dict:
+    """Every name the play and set-up pages give a piece, in the active language: each
+    column in each form its sentences need, the colours, the platforms, the lanes. The
+    pages read them from here, once (no name is translated in the browser)."""
+    columns = []
+    for spec in COLUMNS:
+        columns.append(
+            {
+                "id": spec.id,
+                "name": _("%(colour)s %(kind)s")
+                % {"colour": colour(spec.colour), "kind": COLUMN_KINDS[spec.kind]},
+                "object": describe_column_as_object(spec.id),
+                "touched": describe_column_touched(spec.id),
+                "table_colour": str(TABLE_COLOURS[spec.colour]),
+                "table_kind": str(TABLE_KINDS[spec.kind]),
+            }
+        )
+    return {
+        "columns": columns,
+        "colours": {name: str(text) for name, text in COLOURS.items()},
+        "player_colours": {name: player_colour(name) for name in PLAYER_COLOURS},
+        "platforms": {
+            name: {"name": colour(name), "object": platform_as_object(name)}
+            for name in PLATFORM_COLOURS
+        },
+        "lanes": [str(LANES[lane]) for lane in sorted(LANES)],
+    }
+
+
+def describe_column_touched(column_id) -> str:
+    """ "the pink thick round column" as what is touched: Polish "dotyka" takes the genitive
+    (dotyka różowej dużej okrągłej kolumny)."""
+    try:
+        spec = COLUMNS[int(column_id)]
+    except (TypeError, ValueError, IndexError):
+        return _("a column")
+    return pgettext("a column named as what is touched", "the %(colour)s %(kind)s") % {
+        "colour": TOUCHED_COLOURS.get(spec.colour, COLOURS.get(spec.colour, spec.colour)),
+        "kind": TOUCHED_KINDS[spec.kind],
+    }
+
+
+TOUCHED_COLOURS = {
+    "white": pgettext_lazy("a column named as what is touched", "white"),
+    "black": pgettext_lazy("a column named as what is touched", "black"),
+    "purple": pgettext_lazy("a column named as what is touched", "purple"),
+    "pink": pgettext_lazy("a column named as what is touched", "pink"),
+}
+TOUCHED_KINDS = {
+    "thin": pgettext_lazy("a column named as what is touched", "thin round column"),
+    "hex": pgettext_lazy("a column named as what is touched", "hexagonal column"),
+    "thick": pgettext_lazy("a column named as what is touched", "thick round column"),
+}
 OBJECT_COLOURS = {
     "white": pgettext_lazy("a column named as the object of a verb", "white"),
     "black": pgettext_lazy("a column named as the object of a verb", "black"),
     "purple": pgettext_lazy("a column named as the object of a verb", "purple"),
     "pink": pgettext_lazy("a column named as the object of a verb", "pink"),
 }
+# A platform named as the object of a verb ("lays the green platform"): Polish declines it
+# (zieloną platformę); elsewhere it is the colour's own name.
+OBJECT_PLATFORMS = {
+    "blue": pgettext_lazy("a platform named as the object of a verb", "blue"),
+    "green": pgettext_lazy("a platform named as the object of a verb", "green"),
+    "yellow": pgettext_lazy("a platform named as the object of a verb", "yellow"),
+    "orange": pgettext_lazy("a platform named as the object of a verb", "orange"),
+    "red": pgettext_lazy("a platform named as the object of a verb", "red"),
+}
+
+
+def platform_as_object(index_or_colour) -> str:
+    """A platform's colour in the form that fits "lays the … platform"."""
+    name = index_or_colour if index_or_colour in PLATFORM_COLOURS else None
+    if name is None:
+        try:
+            name = PLATFORM_COLOURS[int(index_or_colour)]
+        except (TypeError, ValueError, IndexError):
+            return ""
+    return str(OBJECT_PLATFORMS[name])
+
+
 OBJECT_KINDS = {
     "thin": pgettext_lazy("a column named as the object of a verb", "thin round column"),
     "hex": pgettext_lazy("a column named as the object of a verb", "hexagonal column"),
@@ -402,8 +570,8 @@ _ACTION_LINES = {
         lambda s, who, e: _("%(name)s touches %(column)s: it bears %(load)s g.")
         % {
             "name": who,
-            "column": describe_column_as_object(s.get("column")),
-            "load": round(float((e or {}).get("load") or 0)),
+            "column": describe_column_touched(s.get("column")),
+            "load": grams((e or {}).get("load")),
         },
     ),
     "pull": (
@@ -463,7 +631,7 @@ _ACTION_LINES = {
         "platform_laid",
         lambda s, who, e: (
             _("%(name)s lays the %(platform)s platform: the count for the seal starts again.")
-            % {"name": who, "platform": platform(e.get("platform"))}
+            % {"name": who, "platform": platform_as_object(e.get("platform"))}
             if e
             else _("%(name)s lays the next platform.") % {"name": who}
         ),

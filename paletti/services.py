@@ -58,6 +58,9 @@ class Outcome:
     frames: list = field(default_factory=list)
     events: list = field(default_factory=list)
     steps: list = field(default_factory=list)
+    # A new match whose bots played first: the state before their actions, which the
+    # frames start from.
+    opening: engine.State | None = None
 
 
 @dataclass(frozen=True)
@@ -107,7 +110,12 @@ def create_match(
     if not turn:
         return Outcome(match=match, state=state)
     return Outcome(
-        match=match, state=turn.state, frames=turn.frames, events=turn.events, steps=turn.steps
+        match=match,
+        state=turn.state,
+        frames=turn.frames,
+        events=turn.events,
+        steps=turn.steps,
+        opening=state,
     )
 
 

@@ -12,6 +12,7 @@ from .engine.pieces import (
     LANES,
     PLATFORM_LENGTHS,
 )
+from .messages import piece_names
 from .models import Match
 
 MAX_PLAYERS = 4
@@ -33,6 +34,7 @@ def setup(request):
             "seed": _seed(request),
             "seats": range(1, MAX_PLAYERS + 1),
             "arrangement": _arrangement(),
+            "names": piece_names(),
         },
     )
 
@@ -59,4 +61,4 @@ def match(request, match_id):
     if not services.playable(match):
         # Stored by an earlier engine: say so, rather than a page that cannot load it.
         return render(request, "paletti/outdated.html", {"match": match}, status=410)
-    return render(request, "paletti/match.html", {"match": match})
+    return render(request, "paletti/match.html", {"match": match, "names": piece_names()})

@@ -1,0 +1,726 @@
+/* Villa Paletti: posting actions, waiting for the server, and the controls of each phase.
+ */
+import * as Hand from "./hand.js";
+import * as Depth from "./depth.js";
+import { api, matchUrl, rememberIntro } from "./api.js";
+import { keepVillaInView, narrowScreen, placerHelp, touchFirst } from "./device.js";
+import { el, swatch } from "./dom.js";
+import { animate, draw, layoutCanvas } from "./drawing.js";
+import { capfirst, fmt, gettext, ngettext } from "./i18n.js";
+import { LANE_NAMES, colourName, columnName, deed, platformAsObject, playerColourName } from "./names.js";
+import { handoverText, narrate, sealChange, showError, streakLines, tellSteps, tellsBotsOneByOne } from "./narration.js";
+import { clearPointing, renderColumnIndex } from "./pointing.js";
+import { game, grams, humans, legal, nextPlatform, posesOf, seatName, topPlatform } from "./state.js";
+
+/* ---------- Actions ---------- */
+
+export async function post(action) {
+  if (game.busy) return;
+  showError("");
+  setBusy(true, action);
+  const result = await api(game.root.dataset.actions, { version: game.state.version, action });
+  setBusy(false);
+  if (result.ok) {
+    applyResult(result.data, true);
+  } else if (result.status === 409) {
+    await reload(gettext("The match had moved on: here is its current state."));
+  } else {
+    showError(result.data.detail || gettext("That action was refused."));
+  }
+}
+
+/* ---------- Waiting for the server ---------- */
+
+// While the server works out an action (and the bots' answers), what cannot be used is
+// disabled and a sign says who is thinking; shown after a short delay, so that a quick
+// answer does not flicker.
+export const THINKING_DELAY_MS = 250;
+
+export function setBusy(busy, action) {
+  game.busy = busy;
+  const root = game.root;
+  root.toggleAttribute("data-busy", busy);
+  const controls = root.querySelectorAll("#actions button, #pointing button, #column-index .column-index-body button, #actions [role=slider], #actions input");
+  for (const node of controls) {
+    if (busy) {
+      if (node.matches("button, input")) node.disabled = true;
+      else node.setAttribute("aria-disabled", "true");
+    } else {
+      node.disabled = false;
+      node.removeAttribute("aria-disabled");
+    }
+  }
+  root.querySelector(".panel").setAttribute("aria-busy", busy ? "true" : "false");
+  game.canvas.style.cursor = busy ? "progress" : "";
+  clearTimeout(game.thinkingTimer);
+  const sign = root.querySelector("#thinking");
+  if (!sign) return;
+  if (!busy) {
+    sign.textContent = "";
+    sign.hidden = true;
+    return;
+  }
+  game.thinkingTimer = setTimeout(() => {
+    if (!game.busy) return;
+    sign.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }), thinkingText(action));
+    sign.hidden = false;
+  }, THINKING_DELAY_MS);
+}
+
+// Actions after which another seat may act, and those the server simulates.
+export const HANDS_OVER = ["place", "abort", "pass", "lay_platform", "remove_column", "ask_platform", "decline"];
+export const MOVES_THE_VILLA = ["pull", "place", "lay_platform", "remove_column"];
+
+// Who or what the page waits for: the next bot in playing order, when the action may hand
+// over to one; the physics, when it moves the villa; else the server.
+export function thinkingText(action) {
+  const type = action ? action.type : "";
+  const seats = game.state.seats;
+  const turn = game.state.turn === null ? 0 : game.state.turn;
+  if (HANDS_OVER.includes(type)) {
+    for (let k = 1; k <= seats.length; k += 1) {
+      const seat = seats[(turn + k) % seats.length];
+      if (seat.kind === "bot") return fmt(gettext("%(name)s (bot) is thinking…"), { name: seat.name });
+    }
+  }
+  if (MOVES_THE_VILLA.includes(type)) return gettext("Working out how the villa moves…");
+  return gettext("Waiting for the server…");
+}
+
+export async function reload(message) {
+  const result = await api(game.root.dataset.api);
+  if (!result.ok) {
+    showError(result.data.detail || gettext("The match could not be loaded."));
+    return;
+  }
+  applyResult({ state: result.data, frames: [], events: [] }, false);
+  if (message) narrate([message]);
+}
+
+export function applyResult(data, acted) {
+  const first = game.state === null;
+  game.state = data.state;
+  game.highlight = null;
+  clearPointing();
+  resetGhost();
+  layoutCanvas(data.frames);
+  // A new match whose bots played first: their actions are animated from the opening.
+  if (first) game.poses = posesOf(data.opening || data.state);
+  if (tellsBotsOneByOne(data)) {
+    if (Depth) Depth.adopt(data.state, data.opening);
+    tellSteps(data, acted);
+    return;
+  }
+  if (acted && data.frames && data.frames.length) keepVillaInView();
+  animate(data.frames, posesOf(data.state));
+  if (Depth) Depth.show(data.state, data.frames, first ? data.opening : null);
+  const texts = (data.events || []).map((e) => e.text);
+  for (const step of data.steps || []) texts.push(...streakLines(step, data.events));
+  const handover = handoverText();
+  const seal = sealChange();
+  if (seal) texts.push(seal);
+  if (handover) texts.push(handover);
+  if (texts.length) narrate(texts);
+  renderPanel(acted);
+  renderColumnIndex();
+}
+
+/* ---------- Panel ---------- */
+
+export function renderPanel(acted) {
+  const state = game.state;
+  const actions = game.root.querySelector("#actions");
+  const hadFocus = actions.contains(document.activeElement) || document.activeElement === document.body;
+  renderBanner();
+  actions.replaceChildren();
+  const prompt = game.root.querySelector("#prompt");
+  prompt.textContent = "";
+  const builder = PHASES[state.phase];
+  if (state.status === "playing" && state.legal_actions.length && builder) {
+    prompt.textContent = builder(actions);
+    // Whatever the phase's own controls leave out (a pass the rules allow), still offered.
+    if (legal("pass").length && !actions.querySelector("[data-action=pass]")) {
+      actions.append(actionButton(legal("pass")[0], gettext("Pass this turn"), { class: "secondary" }));
+    }
+  } else if (state.status === "playing") {
+    prompt.textContent = fmt(gettext("Waiting for %(name)s…"), { name: seatName(state.turn) });
+    actions.append(el("button", { type: "button", onclick: () => reload(""), text: gettext("Reload the match") }));
+  }
+  renderScores();
+  renderTray();
+  renderGameOver(acted);
+  if (acted && hadFocus && state.status === "playing") {
+    const first = actions.querySelector("[data-primary]") || actions.querySelector("button, [tabindex='0']");
+    if (first) first.focus({ preventScroll: narrowScreen() });
+  }
+}
+
+export function renderBanner() {
+  const state = game.state;
+  const banner = game.root.querySelector("#turn-banner");
+  banner.replaceChildren();
+  banner.className = "turn-banner";
+  if (state.status !== "playing") {
+    banner.textContent = gettext("The game is over.");
+    return;
+  }
+  const seat = state.seats[state.turn];
+  if (!seat) return;
+  seat.colours.forEach((c) => banner.append(swatch(c)));
+  const text =
+    seat.kind === "bot"
+      ? fmt(gettext("%(name)s (bot) is playing."), { name: seat.name })
+      : fmt(gettext("%(name)s, your turn"), { name: seat.name });
+  banner.append(el("span", { text }));
+  if (humans() > 1 && seat.kind === "human") banner.classList.add("handover");
+}
+
+export const PHASES = {
+  choose_colour(box) {
+    for (const action of legal("choose_colour")) {
+      box.append(
+        el(
+          "button",
+          { type: "button", class: "choice", "data-action": action.type, onclick: () => post(action) },
+          swatch(action.colour),
+          fmt(gettext("Play %(colour)s"), { colour: playerColourName(action.colour) }),
+        ),
+      );
+    }
+    addAskPlatform(box);
+    return gettext("Choose the colour you play this turn.");
+  },
+  move(box) {
+    columnList(box, legal("touch"), gettext("Touch %(column)s"));
+    addAskPlatform(box);
+    const pass = legal("pass")[0];
+    const state = game.state;
+    if (pass) {
+      // Asking is the only move left: the rules let the player pass instead.
+      box.append(actionButton(pass, gettext("Pass this turn"), { class: "secondary" }));
+      const next = nextPlatform(state);
+      return fmt(gettext("None of your columns can go up to the top platform. Ask for the %(platform)s platform, or pass this turn."), {
+        platform: platformAsObject(next ? next.colour : ""),
+      });
+    }
+    if (state.context === "claim_protest" && state.claim) {
+      if (polishProtest()) {
+        return gettext("Back up your protest: move a column of any colour from under the top platform to the top platform.");
+      }
+      return fmt(gettext("Back up your protest: move a column belonging to %(name)s to the top platform."), {
+        name: seatName(state.claim.claimant),
+      });
+    }
+    if (state.context === "neutral_protest") {
+      return gettext("Back up your protest: move a neutral column to the top platform.");
+    }
+    if (state.step === "neutral") {
+      return gettext("First move a neutral column. Touching a column commits you to it.");
+    }
+    return gettext("Touch a column to move: touching commits you to it. It shows the load it bears.");
+  },
+  touched(box) {
+    const touched = game.state.touched;
+    const col = game.state.columns.find((c) => c.id === touched.column);
+    const pull = legal("pull")[0];
+    const abort = legal("abort")[0];
+    if (pull) {
+      const hand = Hand.PRESETS;
+      box.append(el("button", { type: "button", "data-primary": true, "data-action": "pull", onclick: () => post({ ...pull, ...hand.gentle }), text: gettext("Pull it out gently") }));
+      box.append(el("button", { type: "button", class: "secondary", "data-action": "pull", onclick: () => post({ ...pull, ...hand.quick }), text: gettext("Pull it out quickly") }));
+    }
+    if (abort) box.append(abortButton(abort, abortLabel()));
+    box.prepend(loadGauge(touched.load, grams(touched)));
+    const text = touchFirst()
+      ? gettext("The %(column)s bears %(load)s g. Drag it sideways out of the villa with your finger (a steady hand is safest), or use a button; or put it back.")
+      : gettext("The %(column)s bears %(load)s g. Drag it sideways out of the villa (a steady hand is safest), or use a button; or abort (Escape) and put it back.");
+    return fmt(text, { column: columnName(col), load: grams(touched) });
+  },
+  holding(box) {
+    const top = topPlatform(game.state);
+    placementControls(box, legal("place"), true);
+    const abort = legal("abort")[0];
+    if (abort) box.append(abortButton(abort, abortLabel()));
+    const text = touchFirst()
+      ? gettext("Choose where to stand the column on the %(platform)s platform: tap or drag on the drawing, or use ◀ and ▶, then place it.")
+      : gettext("Choose where to stand the column on the %(platform)s platform: drag or tap on it, or use the arrow keys, then place it.");
+    return fmt(text, { platform: colourName(top.colour) });
+  },
+  claim(box) {
+    addAnswer(box);
+    const claim = game.state.claim;
+    const text = polishProtest()
+      ? gettext("%(claimant)s asks for a new platform, claiming no column can be moved. %(name)s, do you protest? Then you must move a column of any colour from under the top platform to the top yourself.")
+      : gettext("%(claimant)s asks for a new platform, claiming no column can be moved. %(name)s, do you protest? Then you must move one of the claimant's columns to the top yourself.");
+    return fmt(text, {
+      claimant: seatName(claim.claimant),
+      name: seatName(game.state.turn),
+    });
+  },
+  neutral_protest(box) {
+    addAnswer(box);
+    return fmt(gettext("%(builder)s aborted the neutral move. %(name)s, do you object that a neutral column could have been moved? Then you must prove it."), {
+      builder: seatName(game.state.turn_player),
+      name: seatName(game.state.turn),
+    });
+  },
+  penalty(box) {
+    // "Remove none" before the long list, where a phone shows it with the drawing.
+    const pass = legal("pass")[0];
+    if (pass) box.append(actionButton(pass, gettext("Remove none"), { class: "secondary" }));
+    columnList(box, legal("remove_column"), gettext("Remove %(column)s"));
+    const claim = game.state.claim;
+    return fmt(gettext("The protest failed: you may remove a column belonging to %(name)s from the game, or remove none."), {
+      name: seatName(claim ? claim.protester : null),
+    });
+  },
+  // The Polish protest rule: a protester who proved the claim wrong may take any column
+  // out of the game, or none.
+  reward(box) {
+    // "Remove none" before the long list, where a phone shows it with the drawing.
+    const pass = legal("pass")[0];
+    if (pass) box.append(actionButton(pass, gettext("Remove none"), { class: "secondary" }));
+    columnList(box, legal("remove_column"), gettext("Remove %(column)s"));
+    return gettext("Your protest succeeded: no platform is laid. You may remove any column from the game, or remove none.");
+  },
+  lay(box) {
+    const p = nextPlatform(game.state);
+    const lays = legal("lay_platform");
+    if (lays.length) placementControls(box, lays, false);
+    const pass = legal("pass")[0];
+    if (pass) {
+      const label = lays.length ? gettext("Do not lay the platform") : gettext("Pass: the platform cannot be laid");
+      box.append(actionButton(pass, label, { class: "secondary", "data-primary": !lays.length }));
+    }
+    return lays.length
+      ? fmt(gettext("Lay the %(platform)s platform on the top columns: choose where, then lay it, or decide not to lay it."), { platform: platformAsObject(p.colour) })
+      : gettext("The platform cannot rest on three columns: the turn passes without it.");
+  },
+};
+
+// A button that posts one of the legal actions; data-action names its type, so that a
+// test (and a reader of the markup) can see that every legal action has its control.
+export function actionButton(action, label, attrs) {
+  return el("button", { type: "button", "data-action": action.type, ...(attrs || {}), onclick: () => post(action), text: label });
+}
+
+// The French rules lock a column put back; the Polish ones (an option) do not.
+export function abortLabel() {
+  const polish = game.state.options && game.state.options.abort === "polish";
+  return polish ? gettext("Abort: put it back") : gettext("Abort: put it back (locked)");
+}
+
+export function abortButton(action, label) {
+  return actionButton(action, label, { class: "secondary", "data-abort": true });
+}
+
+export function addAskPlatform(box) {
+  const ask = legal("ask_platform")[0];
+  if (!ask) return;
+  const next = nextPlatform(game.state);
+  box.append(
+    el("button", {
+      type: "button",
+      class: "secondary claim",
+      "data-action": "ask_platform",
+      "aria-describedby": "claim-risk",
+      onclick: () => askPlatform(ask, box),
+      text: fmt(gettext("Ask for the %(platform)s platform"), { platform: platformAsObject(next ? next.colour : "") }),
+    }),
+  );
+  box.append(el("p", { id: "claim-risk", class: "help claim-risk", text: claimRiskShort() }));
+}
+
+export function addAnswer(box) {
+  const protest = legal("protest")[0];
+  const decline = legal("decline")[0];
+  if (protest) box.append(actionButton(protest, gettext("Protest"), { "data-primary": true }));
+  if (decline) box.append(actionButton(decline, gettext("Decline"), { class: "secondary" }));
+}
+
+export function whereText(col) {
+  if (col.where === "base") return gettext("on the base");
+  const platform = game.state.platforms[col.level - 1];
+  return fmt(gettext("on the %(platform)s platform"), { platform: colourName(platform ? platform.colour : "") });
+}
+
+// Columns the player may act on, as buttons: Tab through them, Enter to act. `sentence`
+// is a whole translated sentence naming the column ("Touch %(column)s").
+export function columnList(box, list, sentence) {
+  const ul = el("ul", { class: "column-list", "aria-label": gettext("Columns you may choose") });
+  for (const action of list) {
+    const col = game.state.columns.find((c) => c.id === action.column);
+    const detail = [whereText(col), LANE_NAMES[col.lane], fmt(gettext("x %(x)s mm"), { x: Math.round(col.x) })].join(", ");
+    const button = el(
+      "button",
+      {
+        type: "button",
+        class: "column-choice",
+        "data-column": col.id,
+        "data-action": action.type,
+        onclick: () => post(action),
+        onfocus: () => setHighlight(col.id),
+        onblur: () => setHighlight(null),
+        onmouseenter: () => setHighlight(col.id),
+        onmouseleave: () => setHighlight(null),
+      },
+      swatch(col.colour),
+      el("span", { class: "choice-text" }, el("strong", { text: deed(sentence, col) }), el("span", { class: "choice-detail", text: detail })),
+    );
+    ul.append(el("li", {}, button));
+  }
+  box.append(ul);
+}
+
+export function setHighlight(id) {
+  game.highlight = id;
+  draw();
+}
+
+/* ---------- Placement: a ghost on the top platform (place) or above it (lay) ---------- */
+
+export function placeXs(lane) {
+  const state = game.state;
+  if (state.phase === "lay") return legal("lay_platform").map((a) => a.x);
+  return legal("place").filter((a) => a.lane === lane).map((a) => a.x);
+}
+
+export function lanesWithRoom() {
+  return [0, 1, 2].filter((lane) => placeXs(lane).length);
+}
+
+export function nearest(xs, x) {
+  return xs.reduce((best, v) => (Math.abs(v - x) < Math.abs(best - x) ? v : best), xs[0]);
+}
+
+export function resetGhost() {
+  const lanes = lanesWithRoom();
+  const lane = lanes.length ? lanes[0] : 0;
+  const xs = placeXs(lane);
+  game.ghost = { lane, x: xs.length ? nearest(xs, 0) : 0 };
+}
+
+export function moveGhost(x, lane) {
+  const xs = placeXs(lane);
+  if (!xs.length) return;
+  game.ghost = { lane, x: nearest(xs, x) };
+  updateSlider();
+  draw();
+}
+
+export function stepGhost(direction) {
+  const xs = placeXs(game.ghost.lane).slice().sort((a, b) => a - b);
+  const i = xs.indexOf(game.ghost.x);
+  const next = xs[Math.min(xs.length - 1, Math.max(0, i + direction))];
+  moveGhost(next, game.ghost.lane);
+}
+
+export function stepLane(direction) {
+  const lanes = lanesWithRoom();
+  const i = lanes.indexOf(game.ghost.lane);
+  const lane = lanes[Math.min(lanes.length - 1, Math.max(0, i + direction))];
+  if (lane !== undefined) moveGhost(game.ghost.x, lane);
+}
+
+export function chosenAction() {
+  const { x, lane } = game.ghost;
+  if (game.state.phase === "lay") return legal("lay_platform").find((a) => a.x === x);
+  return legal("place").find((a) => a.x === x && a.lane === lane);
+}
+
+export function confirmPlacement() {
+  const action = chosenAction();
+  if (action) post(action);
+}
+
+export function placementControls(box, list, withLanes) {
+  const xs = list.map((a) => a.x);
+  const slider = el("div", {
+    class: "placer",
+    role: "slider",
+    tabindex: "0",
+    "data-primary": true,
+    "aria-label": withLanes ? gettext("Position on the top platform") : gettext("Position of the new platform"),
+    "aria-valuemin": Math.min(...xs),
+    "aria-valuemax": Math.max(...xs),
+    "aria-describedby": "placer-help",
+    onkeydown: placerKeys,
+  });
+  box.append(slider);
+  box.append(
+    el("p", {
+      id: "placer-help",
+      class: "help",
+      text: placerHelp(withLanes),
+    }),
+  );
+  if (withLanes) {
+    const group = el("div", { class: "lanes", role: "radiogroup", "aria-label": gettext("Lane") });
+    for (const lane of [0, 1, 2]) {
+      const has = placeXs(lane).length > 0;
+      const input = el("input", { type: "radio", name: "lane", value: lane, disabled: !has, onchange: () => moveGhost(game.ghost.x, lane) });
+      input.checked = lane === game.ghost.lane;
+      group.append(el("label", { class: "lane-option" }, input, " " + LANE_NAMES[lane]));
+    }
+    box.append(group);
+  }
+  const row = el("div", { class: "nudge" });
+  row.append(el("button", { type: "button", class: "secondary", "aria-label": gettext("Move left"), onclick: () => stepGhost(-1), text: "◀" }));
+  row.append(el("button", { type: "button", class: "secondary", "aria-label": gettext("Move right"), onclick: () => stepGhost(1), text: "▶" }));
+  row.append(
+    el("button", {
+      type: "button",
+      "data-confirm": true,
+      "data-action": withLanes ? "place" : "lay_platform",
+      onclick: confirmPlacement,
+      text: withLanes ? gettext("Place it here") : gettext("Lay it here"),
+    }),
+  );
+  if (withLanes) {
+    // How it is set down counts too (docs/paletti.md, "The hand"): dropped in a hurry, a
+    // column lands harder and less straight, and shakes what it stands on.
+    row.append(
+      el("button", {
+        type: "button",
+        class: "secondary",
+        "data-quick-place": true,
+        onclick: () => {
+          const action = chosenAction();
+          if (action) post({ ...action, ...Hand.PLACE_PRESETS.quick });
+        },
+        text: gettext("Put it down quickly"),
+      }),
+    );
+  }
+  box.append(row);
+  updateSlider();
+}
+
+export function updateSlider() {
+  const slider = game.root.querySelector(".placer");
+  if (!slider) return;
+  const { x, lane } = game.ghost;
+  const lay = game.state.phase === "lay";
+  const text = lay
+    ? fmt(gettext("x %(x)s mm"), { x: Math.round(x) })
+    : fmt(gettext("x %(x)s mm, %(lane)s"), { x: Math.round(x), lane: LANE_NAMES[lane] });
+  slider.setAttribute("aria-valuenow", x);
+  slider.setAttribute("aria-valuetext", text);
+  slider.textContent = text;
+  game.root.querySelectorAll("input[name=lane]").forEach((input) => {
+    input.checked = Number(input.value) === lane;
+  });
+}
+
+export function placerKeys(event) {
+  if (game.busy) return;
+  const keys = {
+    ArrowLeft: () => stepGhost(-1),
+    ArrowRight: () => stepGhost(1),
+    Home: () => stepGhost(-1000),
+    End: () => stepGhost(1000),
+    ArrowUp: () => stepLane(1),
+    ArrowDown: () => stepLane(-1),
+    Enter: confirmPlacement,
+    " ": confirmPlacement,
+  };
+  const handler = keys[event.key];
+  if (handler) {
+    event.preventDefault();
+    handler();
+  }
+}
+
+/* ---------- Scores, tray, end ---------- */
+
+export function renderScores() {
+  const state = game.state;
+  const top = topPlatform(state);
+  const topLine = game.root.querySelector("#top-platform");
+  topLine.replaceChildren(swatch(top.colour), fmt(gettext("Top platform: %(platform)s"), { platform: colourName(top.colour) }));
+  const list = game.root.querySelector("#scoreboard");
+  list.replaceChildren();
+  for (const seat of state.seats) {
+    const badges = [];
+    if (state.seal.holder === seat.seat) badges.push(el("span", { class: "badge seal", text: gettext("seal") }));
+    if (state.seal.previous === seat.seat) badges.push(el("span", { class: "badge previous", text: gettext("previous seal") }));
+    if (state.status === "playing" && state.turn === seat.seat) badges.push(el("span", { class: "badge turn", text: gettext("to play") }));
+    const who = seat.kind === "bot" ? fmt(gettext("%(name)s (bot, %(level)s)"), { name: seat.name, level: botLevel(seat.level) }) : seat.name;
+    const colours = el("span", { class: "colours" });
+    seat.colours.forEach((c) => colours.append(swatch(c), playerColourName(c) + " "));
+    const points = state.scores[seat.seat];
+    list.append(
+      el(
+        "li",
+        { class: state.turn === seat.seat ? "current" : "" },
+        el("strong", { text: who }),
+        // A space between badges, so that a screen reader says "seal, to play", not one word.
+        ...badges.flatMap((badge) => [" ", badge]),
+        el("br"),
+        colours,
+        el("span", { class: "points", text: fmt(ngettext("%(points)s point", "%(points)s points", points), { points }) }),
+      ),
+    );
+  }
+  const locked = state.columns.filter((c) => c.locked && !c.removed).length;
+  const removed = state.columns.filter((c) => c.removed).length;
+  let counts =
+    (locked
+      ? fmt(ngettext("%(n)s locked column", "%(n)s locked columns", locked), { n: locked })
+      : gettext("no locked column")) +
+    " · " +
+    (removed
+      ? fmt(ngettext("%(n)s column out of the game", "%(n)s columns out of the game", removed), { n: removed })
+      : gettext("no column out of the game"));
+  if (state.neutral) counts += " · " + fmt(gettext("neutral colour: %(colour)s"), { colour: playerColourName(state.neutral) });
+  game.root.querySelector("#counts").textContent = capfirst(counts);
+}
+
+export function botLevel(level) {
+  return level === "easy" ? gettext("easy") : gettext("careful");
+}
+
+export function renderTray() {
+  const tray = game.root.querySelector("#tray");
+  tray.replaceChildren();
+  const out = game.state.columns.filter((c) => c.removed);
+  if (!out.length) tray.append(el("li", { class: "empty", text: gettext("None yet.") }));
+  for (const col of out) tray.append(el("li", {}, swatch(col.colour), columnName(col)));
+}
+
+export function renderGameOver(acted) {
+  const state = game.state;
+  const section = game.root.querySelector("#game-over");
+  section.hidden = state.status !== "finished";
+  if (section.hidden) return;
+  const heading = section.querySelector("#game-over-heading");
+  heading.textContent =
+    state.winner === null || state.winner === undefined
+      ? gettext("Nobody wins.")
+      : fmt(gettext("%(name)s wins!"), { name: seatName(state.winner) });
+  section.querySelector("#end-reason").textContent = state.end_reason_text || "";
+  // Focused without scrolling: the collapse stays in sight.
+  if (acted) heading.focus({ preventScroll: true });
+}
+
+export async function playAgain(button) {
+  const state = game.state;
+  const players = state.seats.map((s) => (s.kind === "bot" ? { name: s.name, kind: "bot", level: s.level } : { name: s.name, kind: "human" }));
+  button.disabled = true;
+  const result = await api(game.root.dataset.create, { players, options: state.options });
+  button.disabled = false;
+  if (!result.ok) {
+    showError(result.data.detail || gettext("The match could not be created."));
+    return;
+  }
+  rememberIntro(result.data);
+  window.location.assign(matchUrl(game.root.dataset.matchUrl, result.data.id));
+}
+
+/* ---------- The claim: say what it risks before it is made ---------- */
+
+export const polishProtest = () => game.state.options && game.state.options.protest === "polish";
+
+export function claimRiskShort() {
+  return polishProtest()
+    ? gettext("Risky: if another player proves that a column can still go up, no platform is laid and they may take a column out of the game.")
+    : gettext("Risky: if another player proves that one of your columns can still go up, you lose that column.");
+}
+
+// The claimant's columns a protester could try to move: in play, not locked, below the top.
+export function freeColumnsOf(seat) {
+  const state = game.state;
+  const colours = state.seats[seat] ? state.seats[seat].colours : [];
+  const laid = state.platforms.filter((p) => p.laid).length;
+  return state.columns.filter(
+    (c) => colours.includes(c.colour) && !c.removed && !c.in_hand && !c.locked && !(c.where === "platform" && c.level === laid),
+  ).length;
+}
+
+export function askPlatform(ask, box) {
+  const key = "paletti-claim-warned-" + game.state.id + "-" + game.state.turn;
+  let warned = game.claimWarned.has(key);
+  try {
+    warned = warned || sessionStorage.getItem(key) === "1";
+    sessionStorage.setItem(key, "1");
+  } catch (_e) {
+    /* private mode: remembered for this page only */
+  }
+  game.claimWarned.add(key);
+  if (warned) post(ask);
+  else showClaimWarning(ask, box);
+}
+
+// The first claim of a seat in a match: what it means and what it costs, plainly.
+export function showClaimWarning(ask, box) {
+  const next = nextPlatform(game.state);
+  const platform = platformAsObject(next ? next.colour : "");
+  const heading = el("h3", {
+    id: "claim-warning-heading",
+    tabindex: "-1",
+    text: fmt(gettext("Ask for the %(platform)s platform?"), { platform }),
+  });
+  const section = el(
+    "section",
+    { class: "claim-warning", "aria-labelledby": "claim-warning-heading" },
+    heading,
+    el("p", { text: gettext("Asking for a platform means saying that none of your columns can go up to the top platform any more.") }),
+    el("p", {
+      text: polishProtest()
+        ? gettext("Another player may protest. If they then manage to move a column from under the top platform to the top, no platform is laid and they may take any column out of the game. If they fail, you may take one of their columns out of the game.")
+        : gettext("Another player may protest. If they then manage to move one of your columns to the top, that column leaves the game and no platform is laid. If they fail, you may take one of their columns out of the game."),
+    }),
+    el("p", { text: fmt(gettext("If nobody protests, you may lay the %(platform)s platform."), { platform }) }),
+  );
+  const free = freeColumnsOf(game.state.turn);
+  if (!polishProtest() && free > 0) {
+    const text = ngettext(
+      "You still have %(count)s column that is not locked and not on the top platform: a protest may well succeed.",
+      "You still have %(count)s columns that are not locked and not on the top platform: a protest may well succeed.",
+      free,
+    );
+    section.append(el("p", { class: "claim-count", text: fmt(text, { count: free }) }));
+  }
+  const row = el("div", { class: "nudge" });
+  row.append(el("button", { type: "button", "data-primary": true, onclick: () => renderPanel(false), text: gettext("No, keep building") }));
+  row.append(el("button", { type: "button", class: "secondary", onclick: () => post(ask), text: gettext("Yes, ask for it") }));
+  section.append(row);
+  box.replaceChildren(section);
+  game.root.querySelector("#prompt").textContent = "";
+  heading.focus({ preventScroll: narrowScreen() });
+  if (narrowScreen()) section.scrollIntoView({ block: "nearest" });
+}
+
+/* ---------- Load at a glance ---------- */
+
+// How heavy the load on a touched column is, in words and colour for a child; the grams
+// stay written beside it. The bands are our estimates: a thick column weighs 16 g, the
+// blue platform 150 g, and a column under blue carries a share of it and of all above.
+export const LOAD_BANDS = [
+  { below: 1, level: "free", word: gettext("Nothing rests on it: safe to pull") },
+  { below: 40, level: "light", word: gettext("Light load") },
+  { below: 100, level: "heavy", word: gettext("Heavy load: pull steadily") },
+  { below: Infinity, level: "very-heavy", word: gettext("Very heavy load: risky!") },
+];
+export const LOAD_GAUGE_MAX = 200;
+
+export function loadGauge(load, whole) {
+  const band = LOAD_BANDS.find((b) => load < b.below);
+  const grams = fmt(gettext("%(load)s g"), { load: whole });
+  return el(
+    "div",
+    { class: "load-gauge load-" + band.level, "data-load": whole },
+    el("span", { class: "load-word", text: band.word }),
+    el("meter", {
+      min: 0,
+      max: LOAD_GAUGE_MAX,
+      low: 40,
+      high: 100,
+      optimum: 0,
+      value: Math.min(load, LOAD_GAUGE_MAX),
+      "aria-label": gettext("Weight resting on this column"),
+      "aria-valuetext": grams,
+    }),
+    el("span", { class: "load-grams", text: grams }),
+  );
+}

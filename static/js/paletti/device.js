@@ -1,0 +1,31 @@
+/* Villa Paletti: what kind of screen the page is on, and keeping the villa in view on a phone.
+ */
+import { reducedMotion } from "./drawing.js";
+import { gettext } from "./i18n.js";
+import { game } from "./state.js";
+
+/* ---------- Device: a phone keeps the villa in sight and gets touch instructions ---------- */
+
+// Below this width the drawing is not sticky (paletti.css): the page scrolls it away.
+export const narrowScreen = () => window.matchMedia("(max-width: 59.99rem)").matches;
+export const touchFirst = () => window.matchMedia("(hover: none) and (pointer: coarse)").matches;
+
+export function placerHelp(withLanes) {
+  if (touchFirst()) {
+    return withLanes
+      ? gettext("Tap the drawing where it should stand, or use ◀ and ▶; choose the lane below, then tap “Place it here”.")
+      : gettext("Tap the drawing where it should lie, or use ◀ and ▶, then tap “Lay it here”.");
+  }
+  return withLanes
+    ? gettext("Left and right arrows move it, up and down change the lane, Enter places it.")
+    : gettext("Left and right arrows move it, Enter lays it.");
+}
+
+// On a phone, bring the drawing back into view before it moves, so nobody misses it.
+export function keepVillaInView() {
+  if (!narrowScreen()) return;
+  const rect = game.canvas.getBoundingClientRect();
+  const seen = Math.min(rect.bottom, window.innerHeight) - Math.max(rect.top, 0);
+  if (seen >= Math.min(rect.height, window.innerHeight) * 0.9) return;
+  game.canvas.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
+}

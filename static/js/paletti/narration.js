@@ -1,0 +1,239 @@
+/* Villa Paletti: what happened, told line by line; the first-game guide and the bots' pace.
+ */
+import * as Depth from "./depth.js";
+import { renderPanel, renderScores, renderTray } from "./controls.js";
+import { keepVillaInView } from "./device.js";
+import { el, swatch } from "./dom.js";
+import { animate, draw } from "./drawing.js";
+import { fmt, gettext, ngettext } from "./i18n.js";
+import { renderColumnIndex } from "./pointing.js";
+import { game, humans, posesOf, seatName } from "./state.js";
+
+// A shared screen: say whose turn it is when it passes to another person.
+export function handoverText() {
+  const state = game.state;
+  const turn = state.status === "playing" ? state.turn : null;
+  const changed = turn !== game.lastTurn;
+  game.lastTurn = turn;
+  if (!changed || turn === null || state.seats[turn].kind !== "human" || humans() < 2) return "";
+  return fmt(gettext("%(name)s, your turn."), { name: seatName(turn) });
+}
+
+// The seal's line, only when the holder or their points have changed since it was last
+// said: not repeated after every action.
+export function sealChange() {
+  const seal = game.state.seal;
+  const holder = seal.holder === null || seal.holder === undefined ? null : seal.holder;
+  const key = [seal.started, holder, holder === null ? 0 : game.state.scores[holder]].join(":");
+  if (key === game.lastSeal) return "";
+  game.lastSeal = key;
+  return sealSummary();
+}
+
+export function sealSummary() {
+  const seal = game.state.seal;
+  if (seal.holder === null || seal.holder === undefined) {
+    // Before the race starts there is nothing to say after every move.
+    return seal.started ? gettext("Nobody holds the seal.") : "";
+  }
+  const points = game.state.scores[seal.holder];
+  return fmt(ngettext("Seal: %(name)s, %(points)s point.", "Seal: %(name)s, %(points)s points.", points), {
+    name: seatName(seal.holder),
+    points,
+  });
+}
+
+export function narrate(texts) {
+  const line = texts.join(" ");
+  game.root.querySelector("#narration").textContent = line;
+  const log = game.root.querySelector("#log");
+  log.prepend(el("li", { text: line }));
+  while (log.children.length > 60) log.lastElementChild.remove();
+}
+
+export function showError(text) {
+  const node = game.root.querySelector("#error");
+  node.textContent = text;
+  node.hidden = !text;
+}
+
+/* ---------- First-game guide, and how bots' turns are told ---------- */
+
+export function stored(key, fallback) {
+  try {
+    const value = localStorage.getItem(key);
+    return value === null ? fallback : value;
+  } catch (_e) {
+    return fallback;
+  }
+}
+
+export function store(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch (_e) {
+    /* private mode: forgotten with the page */
+  }
+}
+
+// Open until it is closed once ("Got it" or its summary); then a one-line reminder.
+export function initGuide(root) {
+  const guide = root.querySelector("#guide");
+  if (!guide) return;
+  guide.open = stored("paletti-guide-seen", "") !== "yes";
+  guide.addEventListener("toggle", () => {
+    if (!guide.open) store("paletti-guide-seen", "yes");
+  });
+  const done = guide.querySelector("#guide-done");
+  if (done) done.addEventListener("click", () => {
+    guide.open = false;
+    store("paletti-guide-seen", "yes");
+    game.root.querySelector("#turn-banner").focus({ preventScroll: true });
+  });
+}
+
+export function initPace(root) {
+  const box = root.querySelector("#one-by-one");
+  game.oneByOne = stored("paletti-bots-one-by-one", "yes") !== "no";
+  if (!box) return;
+  box.checked = game.oneByOne;
+  box.addEventListener("change", () => {
+    game.oneByOne = box.checked;
+    store("paletti-bots-one-by-one", box.checked ? "yes" : "no");
+  });
+}
+
+// A child reads one line at a time: the pause after each bot action, on top of its animation.
+export const BOT_PAUSE_MS = 1700;
+
+export function tellsBotsOneByOne(data) {
+  return game.oneByOne && Array.isArray(data.steps) && data.steps.some((step) => step.by_bot);
+}
+
+// A bot that passes turn after turn, or anyone the rules skip turn after turn (nothing to
+// move, no platform to ask for), is told why once it is more than one turn. A person who
+// chooses to pass needs no explaining.
+export function streakLines(step, events) {
+  if (["choose_colour", "touch", "ask_platform"].includes(step.type)) game.passStreak[step.seat] = 0;
+  const lines = [];
+  for (const event of (events || []).slice(step.events[0], step.events[1])) {
+    if (event.code !== "passed" && event.code !== "player_skipped") continue;
+    const count = (game.passStreak[event.seat] || 0) + 1;
+    game.passStreak[event.seat] = count;
+    const seat = game.state.seats[event.seat];
+    if (count < 2 || !seat) continue;
+    let text;
+    if (event.code === "player_skipped") {
+      text = ngettext(
+        "%(name)s has now been skipped %(count)s turn in a row: none of their columns can go up and no platform can be asked for, so they will go on being skipped as long as that lasts.",
+        "%(name)s has now been skipped %(count)s turns in a row: none of their columns can go up and no platform can be asked for, so they will go on being skipped as long as that lasts.",
+        count,
+      );
+    } else if (seat.kind === "bot") {
+      text = ngettext(
+        "%(name)s has now passed %(count)s turn in a row: as long as none of their columns can go up, they will keep passing.",
+        "%(name)s has now passed %(count)s turns in a row: as long as none of their columns can go up, they will keep passing.",
+        count,
+      );
+    } else {
+      continue;
+    }
+    lines.push(fmt(text, { name: seat.name, count }));
+  }
+  return lines;
+}
+
+export function bannerForBot(seat) {
+  const banner = game.root.querySelector("#turn-banner");
+  const s = game.state.seats[seat];
+  if (!s) return;
+  banner.replaceChildren();
+  banner.className = "turn-banner";
+  s.colours.forEach((c) => banner.append(swatch(c)));
+  banner.append(el("span", { text: fmt(gettext("%(name)s (bot) is playing."), { name: s.name }) }));
+}
+
+// The actions of one answer told one at a time: the person's own, then each bot's, with
+// its line and its part of the animation, then a pause; "Skip ahead" shows the rest now.
+export function tellSteps(data, acted) {
+  const root = game.root;
+  const frames = data.frames || [];
+  const steps = data.steps;
+  const target = posesOf(data.state);
+  const lines = root.querySelector("#narration");
+  const log = root.querySelector("#log");
+  const prompt = root.querySelector("#prompt");
+  const actions = root.querySelector("#actions");
+  const story = { timer: null, done: false, next: 0 };
+  if (game.story) game.story.finish();
+  game.story = story;
+  game.busy = true;
+  root.setAttribute("data-telling", "");
+  lines.replaceChildren();
+  draw();
+  // A page just opened has no scores yet: show them now rather than after the story.
+  if (!root.querySelector("#scoreboard").children.length) {
+    renderScores();
+    renderTray();
+  }
+  const show = (text) => {
+    lines.append(el("p", { class: "line", text }));
+    log.prepend(el("li", { text }));
+    prompt.textContent = text;
+  };
+  const hadFocus = actions.contains(document.activeElement);
+  const skip = el("button", { type: "button", class: "secondary", "data-skip": true, onclick: () => finish(), text: gettext("Skip ahead") });
+  actions.replaceChildren(skip);
+  if (hadFocus) skip.focus({ preventScroll: true });
+
+  function tell() {
+    if (story.done) return;
+    if (story.next >= steps.length) {
+      finish();
+      return;
+    }
+    const step = steps[story.next++];
+    if (step.by_bot) bannerForBot(step.seat);
+    [...step.lines, ...streakLines(step, data.events)].forEach(show);
+    // Outline the column a bot acts on, so the eye finds it in the drawing.
+    game.highlight = step.by_bot && step.column !== undefined ? step.column : null;
+    draw();
+    const slice = frames.slice(step.frames[0], step.frames[1]);
+    let wait = step.by_bot ? BOT_PAUSE_MS : 400;
+    if (slice.length) {
+      const t0 = slice[0].t;
+      const after = { ...game.poses };
+      for (const frame of slice) Object.assign(after, frame.poses);
+      keepVillaInView();
+      animate(slice.map((frame) => ({ ...frame, t: frame.t - t0 })), after);
+      if (Depth) Depth.play(slice.map((frame) => ({ ...frame, t: frame.t - t0 })));
+      wait += (slice[slice.length - 1].t - t0) * 1000;
+    }
+    story.timer = setTimeout(tell, wait);
+  }
+
+  function finish() {
+    if (story.done) return;
+    story.done = true;
+    clearTimeout(story.timer);
+    while (story.next < steps.length) {
+      const step = steps[story.next++];
+      [...step.lines, ...streakLines(step, data.events)].forEach(show);
+    }
+    game.highlight = null;
+    animate([], target);
+    if (Depth) Depth.show(data.state, []);
+    root.removeAttribute("data-telling");
+    game.busy = false;
+    const seal = sealChange();
+    const handover = handoverText();
+    if (seal) show(seal);
+    if (handover) show(handover);
+    if (game.story === story) game.story = null;
+    renderPanel(acted);
+    renderColumnIndex();
+  }
+
+  story.finish = finish;
+  tell();
+}

@@ -1,0 +1,111 @@
+/* Villa Paletti: the set-up form, its request and its errors.
+ */
+import * as Arrange from "./arrange.js";
+import { api, matchUrl, rememberIntro } from "./api.js";
+import { gettext } from "./i18n.js";
+
+/* ---------- Set-up page ---------- */
+
+export function initSetup(form) {
+  const count = form.querySelector("#player-count");
+  const seats = [...form.querySelectorAll("fieldset.seat")];
+  const showSeats = () => {
+    seats.forEach((fieldset, i) => {
+      const used = i < Number(count.value);
+      fieldset.hidden = !used;
+      fieldset.disabled = !used;
+    });
+  };
+  count.addEventListener("change", showSeats);
+  showSeats();
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    const button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    const result = await api(form.dataset.api, setupPayload(form, seats, Number(count.value)));
+    button.disabled = false;
+    if (result.ok) {
+      rememberIntro(result.data);
+      window.location.assign(matchUrl(form.dataset.matchUrl, result.data.id));
+    } else {
+      showSetupErrors(form, result.data);
+    }
+  });
+}
+
+export function setupPayload(form, seats, count) {
+  const players = seats.slice(0, count).map((fieldset) => {
+    const kind = fieldset.querySelector("select[name=kind]").value;
+    const name = fieldset.querySelector("input[name=name]").value;
+    return kind === "human" ? { name, kind: "human" } : { name, kind: "bot", level: kind };
+  });
+  const data = new FormData(form);
+  const payload = {
+    players,
+    options: {
+      seal_start: data.get("seal_start"),
+      protest: data.get("protest") || "french",
+      abort: data.get("abort") || "french",
+      tremor: Number(data.get("tremor")),
+      setup: Arrange ? Arrange.option(form) : data.get("setup") || "default",
+    },
+  };
+  if (data.get("seed")) payload.seed = Number(data.get("seed"));
+  return payload;
+}
+
+export function clearErrors(form) {
+  form.querySelectorAll(".field-error, #form-error").forEach((node) => {
+    node.hidden = true;
+    node.textContent = "";
+  });
+  form.querySelectorAll(".has-error").forEach((node) => node.classList.remove("has-error"));
+  form.querySelectorAll("[aria-invalid]").forEach((node) => node.removeAttribute("aria-invalid"));
+}
+
+// DRF errors are nested like the payload: {players: [{name: [..]}, ..]} or {players: [..]}.
+export function showSetupErrors(form, errors) {
+  let first = null;
+  const put = (id, messages) => {
+    const target = form.querySelector("#" + id);
+    const text = [].concat(messages).filter((m) => typeof m === "string").join(" ");
+    if (!target || !text) return false;
+    target.textContent = text;
+    target.hidden = false;
+    const field = target.closest(".field");
+    if (field) field.classList.add("has-error");
+    const control = form.querySelector("[aria-describedby~='" + id + "']");
+    if (control) control.setAttribute("aria-invalid", "true");
+    // The arrangement's message stands beside the Start button: focus it, not the choice
+    // far above.
+    first = first || (target.classList.contains("start-error") ? target : control || target);
+    return true;
+  };
+  const unplaced = [];
+  for (const [key, value] of Object.entries(errors || {})) {
+    if (key === "players" && Array.isArray(value) && value.some((v) => v && typeof v === "object")) {
+      value.forEach((seatErrors, seat) => {
+        for (const [field, messages] of Object.entries(seatErrors || {})) {
+          const id = "player-" + seat + "-" + (field === "level" ? "kind" : field) + "-error";
+          if (!put(id, messages)) unplaced.push(messages);
+        }
+      });
+    } else if (key === "players") {
+      if (!put("players-error", value)) unplaced.push(value);
+    } else if (key === "options" && value && typeof value === "object" && !Array.isArray(value)) {
+      for (const [field, messages] of Object.entries(value)) {
+        if (!put("option-" + field + "-error", messages)) unplaced.push(messages);
+      }
+    } else {
+      unplaced.push(value);
+    }
+  }
+  const general = form.querySelector("#form-error");
+  const rest = unplaced.flat(3).filter((m) => typeof m === "string");
+  if (rest.length || !first) {
+    general.textContent = rest.length ? rest.join(" ") : gettext("The match could not be created.");
+    general.hidden = false;
+  }
+  (first || general).focus && (first || general).focus();
+}
