@@ -69,9 +69,7 @@ def audit_margin(rules: dict) -> float:
         index = platform["index"]
         parts = [(PLATFORM_MASSES[index], platform["x"], platform["z"])]
         parts += [(COLUMNS[c["id"]].mass, c["x"], c["z"]) for c in columns if c["level"] > index]
-        parts += [
-            (PLATFORM_MASSES[p["index"]], p["x"], p["z"]) for p in laid if p["index"] > index
-        ]
+        parts += [(PLATFORM_MASSES[p["index"]], p["x"], p["z"]) for p in laid if p["index"] > index]
         mass = sum(m for m, _, _ in parts)
         cx = sum(m * x for m, x, _ in parts) / mass
         cz = sum(m * z for m, _, z in parts) / mass
