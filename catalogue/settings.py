@@ -62,6 +62,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    # Its search and trigram lookups (games.search.postgresql); nothing on SQLite.
+    "django.contrib.postgres",
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -79,9 +81,10 @@ MIDDLEWARE = [
     "catalogue.middleware.RequestGuardMiddleware",
     "catalogue.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Anonymous visitors' catalogue pages and API answers, compressed as they were sent,
-    # before any session, locale or authentication work (games.caching).
-    "games.caching.AnonymousCacheMiddleware",
+    # The catalogue's version for each request, and anonymous visitors' catalogue pages
+    # and API answers, compressed as they were sent, before any session, locale or
+    # authentication work (games.caching).
+    "games.caching.CatalogueCacheMiddleware",
     # Compresses pages and JSON (HTML to about 0.3 of its size). BREACH: Django pads
     # compressed responses with random bytes ("Heal The Breach") and the catalogue pages
     # carry no secret; the admin's CSRF tokens are masked anew on every response.
@@ -149,24 +152,12 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A database that refuses or hangs must not tie a worker up until gunicorn kills it:
     # give up connecting after a few seconds and cancel any statement that runs too long.
     # The request then gets a 503 (catalogue.errors) and a later one reconnects.
-    #
-    # The statements run on nearly every catalogue request (the catalogue version's read, a
-    # list page's count and page) are prepared once per connection (games.db), planned
-    # afresh for each execution (plan_cache_mode): only parsing is saved, never a plan
-    # made for other filters. Only those are prepared: Django's own cursors bind on the
-    # client and never prepare. Behind a connection pooler in transaction mode that does
-    # not carry prepared statements (PgBouncer before 1.21), set
-    # DJANGO_DB_PREPARED_STATEMENTS=0.
-    prepared = os.environ.get("DJANGO_DB_PREPARED_STATEMENTS", "1").strip().lower()
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "connect_timeout": int(os.environ.get("DJANGO_DB_CONNECT_TIMEOUT", "5")),
-            "options": "-c statement_timeout={} -c plan_cache_mode=force_custom_plan".format(
+            "options": "-c statement_timeout={}".format(
                 int(os.environ.get("DJANGO_DB_STATEMENT_TIMEOUT_MS", "10000"))
             ),
-            # psycopg prepares what it is asked to, or a statement run this many times on
-            # a server-binding cursor (none of Django's); None: nothing is prepared.
-            "prepare_threshold": None if prepared in {"0", "false", "no", "off"} else 2**31 - 1,
         }
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -13,7 +13,6 @@ from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from .caching import CatalogueCacheMixin
 from .filters import MAX_QUERY_LENGTH, GameFilter
 from .models import (
     EsarCategory,
@@ -256,7 +255,7 @@ class SuggestionQuerySerializer(serializers.Serializer):
         ],
     ),
 )
-class GameViewSet(CatalogueCacheMixin, viewsets.ModelViewSet):
+class GameViewSet(viewsets.ModelViewSet):
     """Games of the ludothèque's catalogue.
 
     Reading is public. Filters mean what the catalogue page's filters mean: `players=5`
@@ -360,7 +359,7 @@ class GameViewSet(CatalogueCacheMixin, viewsets.ModelViewSet):
         return Response(RuleSummarySerializer(summary).data)
 
 
-class EsarViewSet(CatalogueCacheMixin, viewsets.ReadOnlyModelViewSet):
+class EsarViewSet(viewsets.ReadOnlyModelViewSet):
     """The ESAR classification, a controlled vocabulary: families, categories and descriptors."""
 
     queryset = EsarCategory.objects.select_related("parent").order_by("code")

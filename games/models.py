@@ -1,7 +1,5 @@
 """The ludothèque's records: games as a PMB catalogue prints them, and what hangs off them."""
 
-from datetime import UTC
-
 from django.conf import settings
 from django.contrib.postgres.search import SearchVectorField
 from django.core.exceptions import ValidationError
@@ -10,7 +8,6 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import get_language, get_language_info
 from django.utils.translation import gettext_lazy as _
 
@@ -266,13 +263,6 @@ class GameQuerySet(models.QuerySet):
         )
         return self.filter(models.Exists(through))
 
-    def matching(self, query: str, *, rank: bool = True):
-        """Games whose text has every word of ``query`` (accents and case ignored) or whose
-        title looks like it; best first with ``rank`` (see ``games.search``)."""
-        from .search import search
-
-        return search(self, query, rank=rank)
-
 
 class GameManager(models.Manager.from_queryset(GameQuerySet)):
     def get_by_natural_key(self, slug):
@@ -421,12 +411,6 @@ class Game(models.Model):
         if errors:
             raise ValidationError(errors)
 
-    def reindex(self):
-        """Rebuild the search data after the record, its people or summaries changed."""
-        from .search import index_games
-
-        index_games([self.pk])
-
     @property
     def players_label(self):
         return (
@@ -559,8 +543,8 @@ class RuleSummary(models.Model):
 
 class CatalogueVersion(models.Model):
     """One row counting changes to the catalogue: what the page cache and the pages'
-    ETag and Last-Modified follow. Read once per cached page (one indexed row), so every
-    server process sees an edit at once, whatever cache backend it uses."""
+    ETag and Last-Modified follow. Read once per catalogue request (one indexed row), so
+    every server process sees an edit at once, whatever cache backend it uses."""
 
     version = models.PositiveBigIntegerField(default=1)
     changed_at = models.DateTimeField(auto_now=True)
@@ -570,31 +554,7 @@ class CatalogueVersion(models.Model):
 
     @classmethod
     def current(cls):
-        # Read with a bare cursor: on every catalogue request, cached ones included, the
-        # ORM query was a third of a cache hit's time, and a raw queryset still 0.1 ms.
-        from .db import first_statement_of_the_request
-
-        row = first_statement_of_the_request(
-            "SELECT version, changed_at FROM games_catalogueversion WHERE id = 1"
-        )
-        if row is None:
-            return cls.objects.get_or_create(pk=1)[0]
-        return cls.from_row(*row)
-
-    # What a statement reading the version alongside something else selects.
-    COLUMNS_SQL = (
-        "(SELECT version FROM games_catalogueversion WHERE id = 1),"
-        " (SELECT changed_at FROM games_catalogueversion WHERE id = 1)"
-    )
-
-    @classmethod
-    def from_row(cls, version, changed_at):
-        """The row as read with a bare cursor (``COLUMNS_SQL``)."""
-        if isinstance(changed_at, str):  # SQLite hands datetimes over as text, in UTC
-            changed_at = parse_datetime(changed_at)
-        if settings.USE_TZ and timezone.is_naive(changed_at):
-            changed_at = timezone.make_aware(changed_at, UTC)
-        return cls(pk=1, version=version, changed_at=changed_at)
+        return cls.objects.get_or_create(pk=1)[0]
 
     @classmethod
     def bump(cls):
