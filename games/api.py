@@ -15,6 +15,7 @@ from rest_framework.response import Response
 
 from .filters import MAX_QUERY_LENGTH, GameFilter
 from .models import (
+    RECORD_FIELDS,
     EsarCategory,
     Game,
     GameAuthor,
@@ -175,26 +176,9 @@ class GameSerializer(serializers.ModelSerializer):
         fields = [
             "url",
             "html_url",
-            "slug",
-            "title",
-            "document_type",
-            "authors",
-            "publisher",
-            "year",
-            "languages",
-            "esar",
+            *RECORD_FIELDS[: RECORD_FIELDS.index("esar") + 1],
             "esar_label",
-            "min_players",
-            "max_players",
-            "min_age",
-            "max_age",
-            "duration_minutes",
-            "principle",
-            "pedagogical_analysis",
-            "rules",
-            "contents",
-            "ean",
-            "bgg_id",
+            *RECORD_FIELDS[RECORD_FIELDS.index("esar") + 1 :],
             "rule_languages",
             "updated_at",
         ]

@@ -11,7 +11,6 @@ import random
 from collections.abc import Callable
 
 from django.db import connection, transaction
-from django.utils.text import slugify
 
 from .models import (
     CatalogueVersion,
@@ -24,6 +23,7 @@ from .models import (
     RuleSummary,
 )
 from .search import index_games
+from .text import slug_for
 
 GENERATED_PREFIX = "gen-"
 BATCH_SIZE = 500
@@ -150,7 +150,7 @@ def _record(rng, number, seed, categories, publishers, languages):
     theme = {code: rng.choice(words) for code, words in THEMES.items()}
     game = Game(
         title=f"{title} {number}" if rng.random() < 0.5 else title,
-        slug=f"{GENERATED_PREFIX}{seed}-{number}-{slugify(title)}"[:200],
+        slug=f"{GENERATED_PREFIX}{seed}-{number}-{slug_for(title)}"[:200],
         esar=rng.choice(categories),
         publisher=rng.choice(publishers),
         year=rng.randint(1980, 2025),

@@ -14,15 +14,23 @@ from django.utils.translation import gettext_lazy as _
 from .markdown import render_markdown, split_sections
 from .text import fold
 
+
+class NaturalKeyManager(models.Manager):
+    """Finds a record by its natural key (fixtures, ``loaddata``): the values of
+    ``lookups``, in their order, as the model's ``natural_key()`` gives them."""
+
+    def __init__(self, *lookups):
+        super().__init__()
+        self.lookups = lookups
+
+    def get_by_natural_key(self, *values):
+        return self.get(**dict(zip(self.lookups, values, strict=True)))
+
+
 # A child's age or a game's length beyond these is a typing error, not a record.
 MAX_AGE = 120
 MAX_PLAYERS = 99
 MAX_DURATION = 24 * 60
-
-
-class PersonManager(models.Manager):
-    def get_by_natural_key(self, name):
-        return self.get(name=name)
 
 
 class Person(models.Model):
@@ -30,7 +38,7 @@ class Person(models.Model):
 
     name = models.CharField(_("name"), max_length=200, unique=True)
 
-    objects = PersonManager()
+    objects = NaturalKeyManager("name")
 
     class Meta:
         ordering = ["name"]
@@ -44,15 +52,10 @@ class Person(models.Model):
         return (self.name,)
 
 
-class PublisherManager(models.Manager):
-    def get_by_natural_key(self, name):
-        return self.get(name=name)
-
-
 class Publisher(models.Model):
     name = models.CharField(_("name"), max_length=200, unique=True)
 
-    objects = PublisherManager()
+    objects = NaturalKeyManager("name")
 
     class Meta:
         ordering = ["name"]
@@ -64,11 +67,6 @@ class Publisher(models.Model):
 
     def natural_key(self):
         return (self.name,)
-
-
-class LanguageManager(models.Manager):
-    def get_by_natural_key(self, code):
-        return self.get(code=code)
 
 
 class Language(models.Model):
@@ -86,7 +84,7 @@ class Language(models.Model):
         help_text=_("ISO 639-1 code, e.g. fr, da, pl, en, de."),
     )
 
-    objects = LanguageManager()
+    objects = NaturalKeyManager("code")
 
     class Meta:
         ordering = ["code"]
@@ -123,11 +121,6 @@ class EsarFamily(models.TextChoices):
     RULES = "R", _("Games with rules")
 
 
-class EsarCategoryManager(models.Manager):
-    def get_by_natural_key(self, code):
-        return self.get(code=code)
-
-
 class EsarCategory(models.Model):
     """A node of the ESAR classification: ``A 400`` (rules games) → ``A 404`` (dexterity).
 
@@ -150,7 +143,7 @@ class EsarCategory(models.Model):
     label_pl = models.CharField(_("label (Polish)"), max_length=200, blank=True)
     label_en = models.CharField(_("label (English)"), max_length=200, blank=True)
 
-    objects = EsarCategoryManager()
+    objects = NaturalKeyManager("code")
 
     class Meta:
         ordering = ["code"]
@@ -202,6 +195,30 @@ class AuthorRole(models.TextChoices):
     ILLUSTRATOR = "illustrator", _("illustrator")
     DEVELOPER = "developer", _("developer")
     TRANSLATOR = "translator", _("translator")
+
+
+# A game's record as staff write it, in the order the CSV files and the API give it.
+RECORD_FIELDS = (
+    "slug",
+    "title",
+    "document_type",
+    "authors",
+    "publisher",
+    "year",
+    "languages",
+    "esar",
+    "min_players",
+    "max_players",
+    "min_age",
+    "max_age",
+    "duration_minutes",
+    "principle",
+    "pedagogical_analysis",
+    "rules",
+    "contents",
+    "ean",
+    "bgg_id",
+)
 
 
 def in_a_stable_order(*ordering) -> tuple:
@@ -262,11 +279,6 @@ class GameQuerySet(models.QuerySet):
             game_id=models.OuterRef("pk"), language_id=models.Subquery(language)
         )
         return self.filter(models.Exists(through))
-
-
-class GameManager(models.Manager.from_queryset(GameQuerySet)):
-    def get_by_natural_key(self, slug):
-        return self.get(slug=slug)
 
 
 class Game(models.Model):
@@ -353,7 +365,7 @@ class Game(models.Model):
     search_terms = SearchVectorField(null=True, editable=False)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
-    objects = GameManager()
+    objects = NaturalKeyManager.from_queryset(GameQuerySet)("slug")
 
     class Meta:
         ordering = ["title", "id"]
@@ -426,11 +438,6 @@ class Game(models.Model):
         return f"{self.min_age}–{self.max_age}"
 
 
-class GameAuthorManager(models.Manager):
-    def get_by_natural_key(self, game_slug, person_name, role):
-        return self.get(game__slug=game_slug, person__name=person_name, role=role)
-
-
 class GameAuthor(models.Model):
     """Who made a game, and as what: PMB prints "Bill Payne, Auteur"."""
 
@@ -441,7 +448,7 @@ class GameAuthor(models.Model):
     )
     order = models.PositiveSmallIntegerField(_("order"), default=0)
 
-    objects = GameAuthorManager()
+    objects = NaturalKeyManager("game__slug", "person__name", "role")
 
     class Meta:
         ordering = ["order", "id"]
@@ -481,11 +488,6 @@ RULES_PAGE_TITLES = {
 }
 
 
-class RuleSummaryManager(models.Manager):
-    def get_by_natural_key(self, game_slug, language):
-        return self.get(game__slug=game_slug, language=language)
-
-
 class RuleSummary(models.Model):
     """How to play a game, in one language, in this project's own words (Markdown)."""
 
@@ -496,7 +498,7 @@ class RuleSummary(models.Model):
     text = models.TextField(_("text"), help_text=_("Markdown: ## headings, lists, tables."))
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
-    objects = RuleSummaryManager()
+    objects = NaturalKeyManager("game__slug", "language")
 
     class Meta:
         ordering = ["game", "language"]

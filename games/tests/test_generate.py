@@ -8,6 +8,7 @@ from django.core.management import CommandError, call_command
 from games.generate import delete_generated, generate_catalogue
 from games.models import Game, RuleSummary
 from games.search import search
+from games.text import slug_for
 
 pytestmark = pytest.mark.django_db
 
@@ -68,3 +69,27 @@ def test_the_planner_is_told_how_many_games_were_generated(seed):
         else:
             cursor.execute("SELECT stat FROM sqlite_stat1 WHERE tbl = 'games_game' LIMIT 1")
             assert int(cursor.fetchone()[0].split()[0]) == Game.objects.count()
+
+
+@pytest.mark.parametrize(
+    ("title", "slug"),
+    [
+        ("Slottets søjler", "slottets-sojler"),
+        ("Zamek Łodzi", "zamek-lodzi"),
+        ("Wieża króla", "wieza-krola"),
+        ("Bjergets tårn", "bjergets-tarn"),
+        ("Kongens hæmmelighed", "kongens-haemmelighed"),
+        ("Gwiazdą, ręką, żółwiem", "gwiazda-reka-zolwiem"),
+    ],
+)
+def test_a_generated_slug_keeps_the_title_s_letters(title, slug):
+    assert slug_for(title) == slug
+
+
+def test_generated_records_have_slugs_with_every_letter(seed):
+    generate_catalogue(games=300, seed=7)
+    danish = Game.objects.filter(title__contains="søjler")
+    assert danish.exists()
+    for game in danish:
+        assert "sojler" in game.slug and "sjler" not in game.slug.replace("sojler", "")
+        assert game.get_absolute_url().endswith(f"{game.slug}/")
