@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from django.db import connection, transaction
 
+from .markdown import render_markdown
 from .models import (
     CatalogueVersion,
     EsarCategory,
@@ -202,6 +203,14 @@ def generate_catalogue(
     Person.objects.bulk_create([Person(name=name) for name in names], ignore_conflicts=True)
     people = list(Person.objects.filter(name__in=names).order_by("name"))
     Through = Game.languages.through
+    # The generated summaries repeat a few thousand texts: each rendered once.
+    html = {}
+
+    def rendered(text):
+        if text not in html:
+            html[text] = str(render_markdown(text))
+        return html[text]
+
     done = 0
     while done < games:
         size = min(BATCH_SIZE, games - done)
@@ -222,7 +231,7 @@ def generate_catalogue(
                 for language in material
             )
             RuleSummary.objects.bulk_create(
-                RuleSummary(game=game, language=code, text=text)
+                RuleSummary(game=game, language=code, text=text, html=rendered(text))
                 for game, (_g, summaries, _l) in zip(created, records, strict=True)
                 for code, text in summaries.items()
             )

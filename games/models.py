@@ -8,6 +8,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, get_language_info
 from django.utils.translation import gettext_lazy as _
 
@@ -496,6 +497,9 @@ class RuleSummary(models.Model):
     )
     language = models.CharField(_("language"), max_length=7, choices=RuleLanguage.choices)
     text = models.TextField(_("text"), help_text=_("Markdown: ## headings, lists, tables."))
+    # The text rendered and sanitised, kept current by save() (and, for fixtures and
+    # bulk writes, by games.signals and generate_catalogue).
+    html = models.TextField(editable=False, blank=True, default="")
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     objects = NaturalKeyManager("game__slug", "language")
@@ -512,6 +516,10 @@ class RuleSummary(models.Model):
 
     def __str__(self):
         return f"{self.game} ({self.language})"
+
+    def save(self, *args, **kwargs):
+        self.html = render_markdown(self.text)
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self):
         return reverse(
@@ -534,8 +542,9 @@ class RuleSummary(models.Model):
         return RULES_PAGE_TITLES[self.language] % {"title": self.game.title}
 
     @property
-    def html(self):
-        return render_markdown(self.text)
+    def rendered(self):
+        """The stored HTML, safe to show (rendered and sanitised when saved)."""
+        return mark_safe(self.html)  # noqa: S308 - sanitised by render_markdown on save
 
     def sections(self):
         """The summary cut at its ``##`` headings, each rendered: what a side-by-side

@@ -9,10 +9,11 @@ reindex, not seven). ``generate_catalogue`` writes in bulk and indexes its batch
 
 import threading
 
-from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_save, pre_save
 from django.db.transaction import on_commit
 from django.dispatch import receiver
 
+from .markdown import render_markdown
 from .models import (
     CatalogueVersion,
     EsarCategory,
@@ -54,6 +55,13 @@ def game_changed(sender, instance, **kwargs):
     # Raw fixture saves skip Game.save(); the index is built from what is loaded by the
     # time the fixture's transaction commits, credits and summaries included.
     catalogue_changed([instance.pk])
+
+
+@receiver(pre_save, sender=RuleSummary)
+def summary_loaded(sender, instance, raw, **kwargs):
+    # A fixture's raw save skips RuleSummary.save(), which renders the text.
+    if raw:
+        instance.html = render_markdown(instance.text)
 
 
 @receiver(post_save, sender=GameAuthor)
