@@ -11,7 +11,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from . import engine, statements
+from . import engine, store
 from .models import Match, MatchAction, MatchStatus, Seat, SeatKind
 
 # A safety net, far above any real sequence of bot turns between two human turns.
@@ -64,6 +64,7 @@ def create_match(*, seats: list[SeatSpec], options: dict | None = None, seed: in
             Seat(match=match, index=i, name=s.name, kind=s.kind, level=s.level)
             for i, s in enumerate(seats)
         )
+    store.with_seats(match)
     if not _bot_to_act(match, state):
         return Outcome(match=match, state=state)
     turn = run_engine(match, state, None, version=0)
@@ -74,10 +75,8 @@ def create_match(*, seats: list[SeatSpec], options: dict | None = None, seed: in
 
 
 def get_match(match_id) -> Match:
-    """A match with its seats, in one query. Raises Match.DoesNotExist for an unknown id."""
-    match, seats = statements.read_match(match_id)
-    match._seat_list = seats
-    return match
+    """A match with its seats. Raises Match.DoesNotExist for an unknown id."""
+    return store.read_match(match_id)
 
 
 def load_state(match: Match) -> engine.State:
@@ -187,7 +186,7 @@ def _store(match, state, log, version):
         MatchAction(match=match, number=version + i + 1, seat=seat, action=a, by_bot=bot)
         for i, (seat, a, bot) in enumerate(log)
     ]
-    if not statements.store_turn(match.pk, version, fields, entries):
+    if not store.store_turn(match.pk, version, fields, entries):
         # Another post chosen at the same version got there first.
         current = Match.objects.values_list("version", flat=True).get(pk=match.pk)
         raise StaleVersion(current)
@@ -208,11 +207,7 @@ def seats_of(match: Match) -> list[Seat]:
 
 
 def _seats(match: Match) -> list[Seat]:
-    cached = getattr(match, "_seat_list", None)
-    if cached is None:
-        cached = list(match.seats.order_by("index"))
-        match._seat_list = cached
-    return cached
+    return store.seats_of(match)
 
 
 def _bot_to_act(match, state, seats=None) -> bool:
