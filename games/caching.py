@@ -68,11 +68,10 @@ def catalogue_page(view):
     @wraps(view)
     def page(request, *args, **kwargs):
         version = request.catalogue_version
+        number = version.version  # read now, before the view reads any game
         response = view(request, *args, **kwargs)
         if request.method in ("GET", "HEAD") and response.status_code == 200:
-            tag = "|".join(
-                [str(version.version), CODE_VERSION, get_language(), request.get_full_path()]
-            )
+            tag = "|".join([str(number), CODE_VERSION, get_language(), request.get_full_path()])
             response.headers.setdefault(
                 "ETag", quote_etag(hashlib.sha256(tag.encode()).hexdigest()[:16])
             )
