@@ -49,16 +49,3 @@ def render_markdown(text: str) -> str:
         link_rel="noopener noreferrer nofollow",
     )
     return mark_safe(clean)  # noqa: S308 - sanitised by nh3 just above
-
-
-def split_sections(text: str) -> list[str]:
-    """Cut Markdown before each level-2 heading; text before the first one stays first."""
-    sections, current = [], []
-    for line in (text or "").splitlines():
-        if line.startswith("## ") and current:
-            sections.append("\n".join(current).strip())
-            current = []
-        current.append(line)
-    if current:
-        sections.append("\n".join(current).strip())
-    return [section for section in sections if section]

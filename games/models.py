@@ -1,5 +1,7 @@
 """The ludothèque's records: games as a PMB catalogue prints them, and what hangs off them."""
 
+import re
+
 from django.conf import settings
 from django.contrib.postgres.search import SearchVectorField
 from django.core.exceptions import ValidationError
@@ -12,7 +14,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, get_language_info
 from django.utils.translation import gettext_lazy as _
 
-from .markdown import render_markdown, split_sections
+from .markdown import render_markdown
 from .text import fold
 
 
@@ -489,6 +491,10 @@ RULES_PAGE_TITLES = {
 }
 
 
+# Where a section of a rendered summary starts (a Markdown "##", one level down).
+SECTION_START = re.compile(r"(?=<h3[\s>])")
+
+
 class RuleSummary(models.Model):
     """How to play a game, in one language, in this project's own words (Markdown)."""
 
@@ -547,9 +553,11 @@ class RuleSummary(models.Model):
         return mark_safe(self.html)  # noqa: S308 - sanitised by render_markdown on save
 
     def sections(self):
-        """The summary cut at its ``##`` headings, each rendered: what a side-by-side
-        view lines up, so that "Set-up" faces "Forberedelse"."""
-        return [render_markdown(part) for part in split_sections(self.text)]
+        """The stored HTML cut before each of its sections' headings (a ``##`` heading
+        is rendered as ``<h3>``): what a side-by-side view lines up, so that "Set-up"
+        faces "Forberedelse"."""
+        parts = (part.strip() for part in SECTION_START.split(self.html))
+        return [mark_safe(part) for part in parts if part]  # noqa: S308 - sanitised on save
 
 
 class CatalogueVersion(models.Model):
