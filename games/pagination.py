@@ -37,7 +37,10 @@ class CappedPaginator(Paginator):
     @cached_property
     def _capped_count(self):
         limit = max(self.cap, (self._wanted + 1) * self.per_page)
-        found = self.object_list.order_by().values("pk")[: limit + 1].count()
+        # Counted newest first: past 1 000 matches a common word's are met at once along
+        # the primary key ("spillere" at 100 000 games: 1.3-4 ms, against 26-29 ms
+        # through its GIN index, which hands over all 100 000 first).
+        found = self.object_list.order_by("-pk").values("pk")[: limit + 1].count()
         return min(found, limit), found > limit
 
     @property
