@@ -16,6 +16,18 @@ def _no_throttling(settings):
 
 
 @pytest.fixture(autouse=True)
+def _commits_applied_at_once(request, monkeypatch):
+    """A test's writes run in a transaction that is rolled back, never committed: what
+    the site does once a transaction commits (reindex the games it changed, bump the
+    catalogue's version: games.signals) is done at once instead. Tests marked with real
+    transactions commit, and keep the site's own behaviour."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker is not None and marker.kwargs.get("transaction"):
+        return
+    monkeypatch.setattr("games.signals.on_commit", lambda callback: callback())
+
+
+@pytest.fixture(autouse=True)
 def empty_page_cache():
     """Each test's database starts from the same catalogue version: forget cached pages."""
     from django.core.cache import caches

@@ -1,29 +1,31 @@
-"""The catalogue at scale: search times at two catalogue sizes, and pages under load.
+"""The catalogue at scale: the code before a change and after it, side by side.
 
-Run from the repository root, with databases prepared once (``--prepare`` migrates them,
-loads the seed games and generates the synthetic ones: about 13 minutes for 100 000 games
-on PostgreSQL on a 2-core machine):
+Absolute times differ threefold between machines, so the bench compares two checkouts
+of the project on the same machine and the same data: ``--before`` is another worktree
+(``git worktree add /tmp/before <commit>``, with its own ``.venv`` link), each side with
+its own databases holding the same catalogue (the after side's a copy of the before
+side's, migrated by the after code). Run from the repository root:
 
-    .venv/bin/python bench/catalogue_bench.py \\
-        --small postgres://postgres@127.0.0.1:5432/ludo_small \\
-        --large postgres://postgres@127.0.0.1:5432/ludo_large --large-games 100000 \\
-        --sqlite /tmp/ludo_small.sqlite3 [--prepare] [--seconds 3] [--rounds 3]
+    .venv/bin/python bench/catalogue_bench.py --before /tmp/before \\
+        --small-before postgres://…/ludo_small --small postgres://…/ludo_small_after \\
+        --large-before postgres://…/ludo_large --large postgres://…/ludo_large_after \\
+        [--seconds 3] [--rounds 3]
 
 1. In-process, through the WSGI application with DEBUG off: a fixed set of 49 API
    queries (common and rare words in four languages, typos, filters alone and combined,
-   orderings, deep pages: 40 and 45 of 20 results, the deepest both
-   sizes have), each run 5 times, on the small (1 000 games) and the large
-   catalogue; p50 and p95 of the text searches and of all queries, the ratio large ÷ small,
-   and the suggestions' p95. Targets: text search p95 <= 25 ms, suggestions p95 <= 10 ms,
-   p95 large ÷ p95 small <= 3.
-2. Under load: gunicorn (2 sync workers, production settings) on 127.0.0.1, and a bare
-   JsonResponse view in the same server as the baseline, each target loaded for
-   ``--seconds`` by 4 keep-alive client threads that stop by themselves; requests per
-   second as a fraction of the bare view's measured just before on the same server, the
-   PostgreSQL and the SQLite server taking each target in turn, in ``--rounds`` rounds;
-   medians. Targets: list page
-   >= 0.2 uncached and >= 0.5 from the cache, API list >= 0.4; the list page on
-   PostgreSQL ÷ on SQLite >= 0.9 (the median of the rounds' ratios).
+   orderings, deep pages: 40 and 45 of 20 results), each run 5 times, and 11 suggestion
+   prefixes, on the small (1 000 games) and the large catalogue, for each side. Targets:
+   text search p95 and suggestions p95 at the large size within 1.25x of before (after ÷
+   before), text p95 large ÷ small <= 3.
+2. Under load: gunicorn (2 sync workers, production settings) on 127.0.0.1 for each side
+   on the small catalogue, with a bare JsonResponse view in the same server as the
+   baseline; each target is loaded for ``--seconds`` by 4 keep-alive client threads right
+   after the bare view on the same server, the two sides taking each target in turn in an
+   order that changes every round; medians of ``--rounds``. Targets (after): list page
+   >= 0.15x the bare view uncached and >= 0.5x from the cache, API list >= 0.4x.
+
+``--prepare`` builds the before side's databases with the before code (migrate, seed
+games, ``generate_catalogue``) and the after side's as copies migrated by this code.
 """
 
 import argparse
@@ -37,7 +39,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
@@ -145,15 +147,27 @@ def search_phase(database_url):
     )
 
 
-def run_search(database_url):
+def run_search(tree, database_url):
+    """The search phase of ``tree``'s own bench (the same queries), on ``database_url``."""
     output = subprocess.run(
-        [PYTHON, __file__, "--phase", "search", "--database", database_url],
+        [
+            _python(tree),
+            "bench/catalogue_bench.py",
+            "--phase",
+            "search",
+            "--database",
+            database_url,
+        ],
         check=True,
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        cwd=tree,
     ).stdout
     return json.loads(output.strip().splitlines()[-1])
+
+
+def _python(tree):
+    return str(Path(tree) / ".venv" / "bin" / "python")
 
 
 # ----------------------------------------------------------------------------- phase 2
@@ -165,7 +179,7 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def start_gunicorn(database_url, port):
+def start_gunicorn(tree, database_url, port):
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -177,11 +191,14 @@ def start_gunicorn(database_url, port):
     }
     # Production settings serve hashed static files: they must be collected first.
     subprocess.run(
-        [PYTHON, "manage.py", "collectstatic", "--noinput", "-v0"], check=True, cwd=ROOT, env=env
+        [_python(tree), "manage.py", "collectstatic", "--noinput", "-v0"],
+        check=True,
+        cwd=tree,
+        env=env,
     )
     process = subprocess.Popen(
         [
-            str(Path(PYTHON).parent / "gunicorn"),
+            str(Path(_python(tree)).parent / "gunicorn"),
             "catalogue.wsgi",
             "--workers",
             "2",
@@ -190,7 +207,7 @@ def start_gunicorn(database_url, port):
             "--log-level",
             "warning",
         ],
-        cwd=ROOT,
+        cwd=tree,
         env=env,
         start_new_session=True,
     )
@@ -242,21 +259,19 @@ TARGETS = {
 }
 
 
-def run_load(database_urls, seconds, rounds):
+def run_load(sides, seconds, rounds):
     """Each target's requests per second as a fraction of the bare view's on the same
-    server, for each database: the median over ``rounds`` rounds. The servers run side by
-    side (an idle one takes no CPU). Each target is loaded right after the bare view on
-    the same server, and on one database right after the other, the order of the
-    databases changing each round: a slow spell of the machine then falls on a target and
-    its baseline, and on both databases, instead of on one of them (with the baseline
-    measured once per round, the bare views of two identical servers differed by up to
-    9 %, and so did the PostgreSQL ÷ SQLite ratio)."""
+    server, for each side (``{name: (tree, database URL)}``): the median over ``rounds``.
+    The servers run side by side (an idle one takes no CPU); each target is loaded right
+    after the bare view on the same server, and on one side right after the other, the
+    order of the sides changing each round: a slow spell of the machine then falls on a
+    target and its baseline, and on both sides."""
     uncached = {"Cookie": "sessionid=bench-visitor-with-a-session"}  # bypasses the page cache
     servers = {}
     try:
-        for name, url in database_urls.items():
+        for name, (tree, url) in sides.items():
             port = free_port()
-            servers[name] = (port, start_gunicorn(url, port))
+            servers[name] = (port, start_gunicorn(tree, url, port))
         for port, _server in servers.values():
             load(port, "/bench/bare/", 1)  # warm both workers
             load(port, "/fr/games/", 1)
@@ -284,27 +299,41 @@ def run_load(database_urls, seconds, rounds):
 # ----------------------------------------------------------------------------- main
 
 
-def prepare(database_url, games):
+def prepare(tree, database_url, games):
     env = {**os.environ, "DATABASE_URL": database_url}
-    manage = [PYTHON, "manage.py"]
-    subprocess.run([*manage, "migrate", "-v0"], check=True, cwd=ROOT, env=env)
-    subprocess.run([*manage, "seed", "-v0"], check=True, cwd=ROOT, env=env)
+    manage = [_python(tree), "manage.py"]
+    subprocess.run([*manage, "migrate", "-v0"], check=True, cwd=tree, env=env)
+    subprocess.run([*manage, "seed", "-v0"], check=True, cwd=tree, env=env)
     subprocess.run(
         [*manage, "generate_catalogue", "--games", str(games - 3), "--seed", "1", "--replace"],
         check=True,
-        cwd=ROOT,
+        cwd=tree,
         env=env,
     )
+
+
+def copy_and_migrate(source_url, copy_url):
+    """The after side's database: a copy of the before side's, migrated by this code."""
+    source, copy = urlparse(source_url), urlparse(copy_url)
+    server = f"{source.scheme}://{source.netloc}/postgres"
+    for statement in (
+        f'DROP DATABASE IF EXISTS "{copy.path[1:]}"',
+        f'CREATE DATABASE "{copy.path[1:]}" TEMPLATE "{source.path[1:]}"',
+    ):
+        subprocess.run(["psql", server, "-qc", statement], check=True)
+    env = {**os.environ, "DATABASE_URL": copy_url}
+    subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], check=True, cwd=ROOT, env=env)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--phase", choices=["search"], help=argparse.SUPPRESS)
     parser.add_argument("--database", help=argparse.SUPPRESS)
-    parser.add_argument("--small", required=False, help="PostgreSQL URL, 1 000 games")
-    parser.add_argument("--large", required=False, help="PostgreSQL URL, the large catalogue")
+    parser.add_argument("--before", help="the other worktree: the code before")
+    for size, games in (("small", "1 000 games"), ("large", "the large catalogue")):
+        parser.add_argument(f"--{size}-before", help=f"PostgreSQL URL, {games}, before")
+        parser.add_argument(f"--{size}", help=f"PostgreSQL URL, {games}, after")
     parser.add_argument("--large-games", type=int, default=100_000)
-    parser.add_argument("--sqlite", help="SQLite file with 1 000 games (list page PG ÷ SQLite)")
     parser.add_argument("--prepare", action="store_true", help="build the databases first")
     parser.add_argument("--seconds", type=float, default=3, help="load per target and round")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of load (medians)")
@@ -313,64 +342,77 @@ def main():
     if args.phase == "search":
         search_phase(args.database)
         return
-    if not (args.small and args.large and args.sqlite):
-        parser.error("--small, --large and --sqlite are required")
-    sqlite_url = f"sqlite:///{Path(args.sqlite).resolve()}"
+    needed = ("before", "small_before", "small", "large_before", "large")
+    if not all(getattr(args, name) for name in needed):
+        parser.error("--before, --small-before, --small, --large-before and --large are needed")
     if args.prepare:
-        prepare(args.small, 1000)
-        prepare(sqlite_url, 1000)
-        prepare(args.large, args.large_games)
-
+        for size, games in (("small", 1000), ("large", args.large_games)):
+            prepare(args.before, getattr(args, f"{size}_before"), games)
+            copy_and_migrate(getattr(args, f"{size}_before"), getattr(args, size))
+    sides = {"before": args.before, "after": str(ROOT)}
     if not args.skip_search:
-        report_search(args)
-    report_load(args, sqlite_url)
+        report_search(args, sides)
+    report_load(args, sides)
 
 
-def report_search(args):
-    small, large = run_search(args.small), run_search(args.large)
-    print(f"In-process API queries ({small['queries']} queries x {REPEATS} runs), PostgreSQL:")
-    for result in (small, large):
-        print(
-            f"  {result['games']:>7} games:"
-            f" text p50 {percentile(result['text'], 0.5) * 1e3:6.1f} ms,"
-            f" p95 {percentile(result['text'], 0.95) * 1e3:6.1f} ms;"
-            f" all p95 {percentile(result['all'], 0.95) * 1e3:6.1f} ms;"
-            f" suggestions p95 {percentile(result['suggestions'], 0.95) * 1e3:5.1f} ms"
-        )
-    ratio = percentile(large["text"], 0.95) / percentile(small["text"], 0.95)
-    print(f"  text p95 large / small: {ratio:.2f} (target <= 3)")
-    print(
-        f"  text p95 at {large['games']} games: {percentile(large['text'], 0.95) * 1e3:.1f} ms"
-        f" (target <= 25); suggestions p95"
-        f" {percentile(large['suggestions'], 0.95) * 1e3:.1f} ms (target <= 10)"
-    )
+def report_search(args, sides):
+    results = {
+        side: {
+            size: run_search(tree, getattr(args, size if side == "after" else f"{size}_before"))
+            for size in ("small", "large")
+        }
+        for side, tree in sides.items()
+    }
+    queries = results["after"]["small"]["queries"]
+    print(f"In-process API queries ({queries} queries x {REPEATS} runs), PostgreSQL:")
+    p95 = {}
+    for side, sizes in results.items():
+        for size, result in sizes.items():
+            text, suggestions = result["text"], result["suggestions"]
+            p95[side, size] = percentile(text, 0.95), percentile(suggestions, 0.95)
+            print(
+                f"  {side:<6} {result['games']:>7} games:"
+                f" text p50 {percentile(text, 0.5) * 1e3:6.1f} ms,"
+                f" p95 {p95[side, size][0] * 1e3:6.1f} ms;"
+                f" all p95 {percentile(result['all'], 0.95) * 1e3:6.1f} ms;"
+                f" suggestions p95 {p95[side, size][1] * 1e3:5.1f} ms"
+            )
+    for side in sides:
+        ratio = p95[side, "large"][0] / p95[side, "small"][0]
+        print(f"  {side}: text p95 large / small {ratio:.2f} (target <= 3)")
+    text = p95["after", "large"][0] / p95["before", "large"][0]
+    suggestions = p95["after", "large"][1] / p95["before", "large"][1]
+    print(f"  large catalogue, after / before: text p95 {text:.2f} (target <= 1.25),")
+    print(f"    suggestions p95 {suggestions:.2f} (target <= 1.25)")
+    for side in sides:
+        print(f"  {side}, slowest at the large size (median ms):", end="")
+        slowest = results[side]["large"]["slowest"]
+        print("".join(f"\n    {query or '(no filter)'}: {ms * 1e3:.0f}" for query, ms in slowest))
 
-    print("  slowest at the large size (median ms):", end="")
-    print(
-        "".join(f"\n    {query or '(no filter)'}: {ms * 1e3:.0f}" for query, ms in large["slowest"])
-    )
 
-
-def report_load(args, sqlite_url):
+def report_load(args, sides):
     print(
         f"\nUnder load, gunicorn 2 workers on 127.0.0.1, {args.seconds:.0f} s per target,"
-        f" median of {args.rounds} rounds:"
+        f" median of {args.rounds} rounds, PostgreSQL, 1 000 games:"
     )
-    rates = run_load({"PostgreSQL": args.small, "SQLite": sqlite_url}, args.seconds, args.rounds)
-    targets = {"list uncached": 0.2, "list cached": 0.5, "API list": 0.4}
-    for backend, measured in rates.items():
-        print(f"  {backend}: bare JSON view {measured['bare']:.0f} req/s")
+    rates = run_load(
+        {
+            side: (tree, args.small if side == "after" else args.small_before)
+            for side, tree in sides.items()
+        },
+        args.seconds,
+        args.rounds,
+    )
+    targets = {"list uncached": 0.15, "list cached": 0.5, "API list": 0.4}
+    for side, measured in rates.items():
+        print(f"  {side}: bare JSON view {measured['bare']:.0f} req/s")
         for name in TARGETS:
-            target = f" (target >= {targets[name]})" if name in targets else ""
+            target = f" (target >= {targets[name]})" if name in targets and side == "after" else ""
             rounds = ", ".join(f"{ratio:.3f}" for ratio in measured["rounds"][name])
             print(f"    {name:<20} {measured[name]:.3f}x bare{target}  [rounds: {rounds}]")
-    pg, lite = rates["PostgreSQL"]["rounds"], rates["SQLite"]["rounds"]
-    per_round = [p / s for p, s in zip(pg["list uncached"], lite["list uncached"], strict=True)]
-    print(
-        "  list page, PostgreSQL / SQLite, each against its own bare view: "
-        f"{percentile(per_round, 0.5):.2f} (target >= 0.9)"
-        f"  [rounds: {', '.join(f'{r:.2f}' for r in per_round)}]"
-    )
+    for name in TARGETS:
+        ratio = rates["after"][name] / rates["before"][name]
+        print(f"  {name}: after / before {ratio:.2f}")
 
 
 if __name__ == "__main__":

@@ -66,6 +66,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    # Its search and trigram lookups (games.search.postgresql); nothing on SQLite.
+    "django.contrib.postgres",
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -86,9 +88,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "catalogue.middleware.RequestGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Anonymous visitors' catalogue pages and API answers, compressed as they were sent,
-    # before any session, locale or authentication work (games.caching).
-    "games.caching.AnonymousCacheMiddleware",
+    # The catalogue's version for each request, and anonymous visitors' catalogue pages
+    # and API answers, compressed as they were sent, before any session, locale or
+    # authentication work (games.caching).
+    "games.caching.CatalogueCacheMiddleware",
     # Compresses pages and JSON (HTML to about 0.3 of its size). BREACH: Django pads
     # compressed responses with random bytes ("Heal The Breach") and the catalogue pages
     # carry no secret; the admin's CSRF tokens are masked anew on every response.
@@ -161,16 +164,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # and tcp_user_timeout), and, for a server that accepts and answers nothing, each wait
     # of a request on the client's own side (catalogue.postgresql: the backend's watchdog).
     # The request then gets a 503 (catalogue.errors) and a later one reconnects.
-    #
-    # The statements run on nearly every catalogue request (the catalogue version's read, a
-    # list page's count and page) are prepared once per connection (games.db), planned
-    # afresh for each execution (plan_cache_mode): only parsing is saved, never a plan
-    # made for other filters. Only those are prepared: Django's own cursors bind on the
-    # client and never prepare. Behind a connection pooler in transaction mode that does
-    # not carry prepared statements (PgBouncer before 1.21), set
-    # DJANGO_DB_PREPARED_STATEMENTS=0.
     DATABASES["default"]["ENGINE"] = "catalogue.postgresql"
-    prepared = os.environ.get("DJANGO_DB_PREPARED_STATEMENTS", "1").strip().lower()
     # The server's limit on one statement applies to management commands too (creating
     # a test database, a migration on a large catalogue): 10 s. A request gives up on
     # its own side sooner, after 5 s of waiting for any one answer.
@@ -180,10 +174,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "connect_timeout": int(os.environ.get("DJANGO_DB_CONNECT_TIMEOUT", "3")),
-            "options": (
-                f"-c statement_timeout={statement_ms} -c lock_timeout={lock_ms}"
-                " -c plan_cache_mode=force_custom_plan"
-            ),
+            "options": f"-c statement_timeout={statement_ms} -c lock_timeout={lock_ms}",
             # Probe an idle connection after 10 s, every 3 s, give up after 3 probes;
             # give up on data not acknowledged within the client timeout.
             "keepalives": 1,
@@ -191,9 +182,6 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "keepalives_interval": 3,
             "keepalives_count": 3,
             "tcp_user_timeout": int(DB_CLIENT_TIMEOUT_SECONDS * 1000),
-            # psycopg prepares what it is asked to, or a statement run this many times on
-            # a server-binding cursor (none of Django's); None: nothing is prepared.
-            "prepare_threshold": None if prepared in {"0", "false", "no", "off"} else 2**31 - 1,
         }
     )
 # /healthz gives the database this long to answer (a load balancer's probe is short).

@@ -18,7 +18,20 @@ handler500 = "catalogue.errors.server_error"
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
-    path("api/", include("games.api_urls")),
+    # One API namespace, each app bringing its own URLs.
+    path(
+        "api/",
+        include(
+            (
+                [
+                    path("", include("games.api_urls")),
+                    path("paletti/", include("paletti.api_urls")),
+                    path("scores/", include("games.scoring.api_urls")),
+                ],
+                "api",
+            )
+        ),
+    ),
     path("i18n/", include("django.conf.urls.i18n")),
 ]
 

@@ -24,52 +24,50 @@ admin.site.index_title = _("Catalogue and games")
 OWN_IMPORTS_KEY = "games_own_imports"
 
 
-class PlayersFilter(admin.SimpleListFilter):
+class NumberFilter(admin.SimpleListFilter):
+    """A list filter offering a few numbers, each kept by a ``GameQuerySet`` method
+    (the same ones the catalogue's own filters use)."""
+
+    numbers: tuple = ()
+    method = ""
+
+    def label(self, number: int) -> str:
+        raise NotImplementedError
+
+    def lookups(self, request, model_admin):
+        return [(str(n), self.label(n)) for n in self.numbers]
+
+    def queryset(self, request, queryset):
+        if self.value():
+            return getattr(queryset, self.method)(int(self.value()))
+        return queryset
+
+
+class PlayersFilter(NumberFilter):
     title = _("playable with")
     parameter_name = "players"
+    numbers, method = tuple(range(1, 9)), "playable_by"
 
-    def lookups(self, request, model_admin):
-        return [
-            (str(n), ngettext("%(count)d player", "%(count)d players", n) % {"count": n})
-            for n in range(1, 9)
-        ]
-
-    def queryset(self, request, queryset):
-        if self.value():
-            return queryset.playable_by(int(self.value()))
-        return queryset
+    def label(self, n):
+        return ngettext("%(count)d player", "%(count)d players", n) % {"count": n}
 
 
-class AgeFilter(admin.SimpleListFilter):
+class AgeFilter(NumberFilter):
     title = _("suitable for a child of")
     parameter_name = "age"
+    numbers, method = (3, 4, 5, 6, 8, 10, 12, 14), "suitable_for_age"
 
-    def lookups(self, request, model_admin):
-        return [
-            (str(a), ngettext("%(age)d year", "%(age)d years", a) % {"age": a})
-            for a in (3, 4, 5, 6, 8, 10, 12, 14)
-        ]
-
-    def queryset(self, request, queryset):
-        if self.value():
-            return queryset.suitable_for_age(int(self.value()))
-        return queryset
+    def label(self, a):
+        return ngettext("%(age)d year", "%(age)d years", a) % {"age": a}
 
 
-class DurationFilter(admin.SimpleListFilter):
+class DurationFilter(NumberFilter):
     title = _("lasting at most")
     parameter_name = "duration_max"
+    numbers, method = (15, 30, 45, 60, 90), "within_minutes"
 
-    def lookups(self, request, model_admin):
-        return [
-            (str(m), ngettext("%(minutes)d minute", "%(minutes)d minutes", m) % {"minutes": m})
-            for m in (15, 30, 45, 60, 90)
-        ]
-
-    def queryset(self, request, queryset):
-        if self.value():
-            return queryset.within_minutes(int(self.value()))
-        return queryset
+    def label(self, m):
+        return ngettext("%(minutes)d minute", "%(minutes)d minutes", m) % {"minutes": m}
 
 
 class CheckedAutocompleteSelect(AutocompleteSelect):

@@ -17,9 +17,9 @@ from rest_framework.response import Response
 from catalogue.fields import StrictCharField, StrictRegexField, StrictSlugField
 from catalogue.schema import refuses_unknown_keys
 
-from .caching import CatalogueCacheMixin
 from .filters import MAX_QUERY_LENGTH, GameFilter
 from .models import (
+    RECORD_FIELDS,
     EsarCategory,
     Game,
     GameAuthor,
@@ -66,6 +66,8 @@ class CreditSerializer(serializers.ModelSerializer):
         fields = ["name", "role"]
 
 
+# What a listed game's ESAR category is read with: its code, family and every label.
+ESAR_COLUMNS = ("code", "family", "label_fr", "label_da", "label_pl", "label_en")
 # A listed game's own fields, sent as they are stored.
 LISTED_FIELDS = (
     "slug",
@@ -78,78 +80,16 @@ LISTED_FIELDS = (
 )
 
 
-class GameListPageSerializer(serializers.ListSerializer):
-    """A page of listed games: their languages' codes read in one query for the page,
-    rather than by prefetching the languages themselves (a related manager and a model
-    instance for every game and language: about 2 ms of a 20-game page)."""
-
-    def to_representation(self, data):
-        games = list(data.all() if hasattr(data, "all") else data)
-        codes = {game.pk: [] for game in games}
-        for game_id, code in (
-            Game.languages.through.objects.filter(game_id__in=codes)
-            .order_by("language__code")
-            .values_list("game_id", "language__code")
-        ):
-            codes[game_id].append(code)
-        self.child.language_codes = codes
-        return [self.child.to_representation(game) for game in games]
-
-
 class GameListSerializer(serializers.ModelSerializer):
-    """A game in a list. The fields say what the API sends (and its schema);
-    ``to_representation`` writes the same thing directly, because DRF's field-by-field
-    walk was about 4 ms of a 20-game page, a quarter of a text search's time at
-    100 000 games. A test compares the two on every kind of record."""
+    """A game in a list: its own numbers, its ESAR category and its languages' codes."""
 
     esar = EsarBriefSerializer(read_only=True)
     url = serializers.HyperlinkedIdentityField(view_name="api:game-detail", lookup_field="slug")
     languages = serializers.SlugRelatedField(slug_field="code", many=True, read_only=True)
 
-    # The columns a listed game needs (the record's long texts are left in the database).
-    COLUMNS = (
-        *LISTED_FIELDS,
-        "esar__code",
-        "esar__family",
-        "esar__label_fr",
-        "esar__label_da",
-        "esar__label_pl",
-        "esar__label_en",
-    )
-
     class Meta:
         model = Game
         fields = ["url", *LISTED_FIELDS, "esar", "languages"]
-        list_serializer_class = GameListPageSerializer
-
-    # Set by GameListPageSerializer for the games of its page.
-    language_codes = None
-
-    def to_representation(self, game):
-        esar = game.esar
-        return {
-            "url": self._url_prefix() + game.slug + "/",
-            **{name: getattr(game, name) for name in LISTED_FIELDS},
-            "esar": {"code": esar.code, "label": esar.label, "family": esar.family},
-            "languages": (
-                self.language_codes[game.pk]
-                if self.language_codes is not None and game.pk in self.language_codes
-                else [language.code for language in game.languages.all()]
-            ),
-        }
-
-    def _url_prefix(self):
-        """The absolute URL of a game's record without its slug, worked out once per page
-        (a slug is letters, digits, "-" and "_": nothing to escape)."""
-        root = self.parent if self.parent is not None else self
-        prefix = getattr(root, "_game_url_prefix", None)
-        if prefix is None:
-            marker = "slug-marker"
-            url = reverse("api:game-detail", kwargs={"slug": marker})
-            request = self.context.get("request")
-            absolute = request.build_absolute_uri(url) if request is not None else url
-            prefix = root._game_url_prefix = absolute[: absolute.rindex(marker)]
-        return prefix
 
 
 @refuses_unknown_keys
@@ -191,26 +131,9 @@ class GameSerializer(serializers.ModelSerializer):
         fields = [
             "url",
             "html_url",
-            "slug",
-            "title",
-            "document_type",
-            "authors",
-            "publisher",
-            "year",
-            "languages",
-            "esar",
+            *RECORD_FIELDS[: RECORD_FIELDS.index("esar") + 1],
             "esar_label",
-            "min_players",
-            "max_players",
-            "min_age",
-            "max_age",
-            "duration_minutes",
-            "principle",
-            "pedagogical_analysis",
-            "rules",
-            "contents",
-            "ean",
-            "bgg_id",
+            *RECORD_FIELDS[RECORD_FIELDS.index("esar") + 1 :],
             "rule_languages",
             "updated_at",
         ]
@@ -277,7 +200,7 @@ class SuggestionQuerySerializer(serializers.Serializer):
         ],
     ),
 )
-class GameViewSet(CatalogueCacheMixin, viewsets.ModelViewSet):
+class GameViewSet(viewsets.ModelViewSet):
     """Games of the ludothèque's catalogue.
 
     Reading is public. Filters mean what the catalogue page's filters mean: `players=5`
@@ -291,8 +214,12 @@ class GameViewSet(CatalogueCacheMixin, viewsets.ModelViewSet):
 
     def get_queryset(self):
         if self.action == "list":
-            # The languages' codes are read for the page by GameListPageSerializer.
-            queryset = Game.objects.select_related("esar").only(*GameListSerializer.COLUMNS)
+            # The columns a listed game shows (the record's long texts stay in the database).
+            queryset = (
+                Game.objects.select_related("esar")
+                .only(*LISTED_FIELDS, *(f"esar__{name}" for name in ESAR_COLUMNS))
+                .prefetch_related("languages")
+            )
         else:
             queryset = (
                 Game.objects.for_display()
@@ -396,7 +323,7 @@ class GameViewSet(CatalogueCacheMixin, viewsets.ModelViewSet):
         return Response(RuleSummarySerializer(summary).data)
 
 
-class EsarViewSet(CatalogueCacheMixin, viewsets.ReadOnlyModelViewSet):
+class EsarViewSet(viewsets.ReadOnlyModelViewSet):
     """The ESAR classification, a controlled vocabulary: families, categories and descriptors."""
 
     queryset = EsarCategory.objects.select_related("parent").order_by("code")

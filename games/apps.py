@@ -17,7 +17,7 @@ class GamesConfig(AppConfig):
 def set_typo_threshold(sender, connection, **kwargs):
     """Typo-tolerant titles use pg_trgm's ``<<%`` operator, whose threshold is a setting."""
     if connection.vendor == "postgresql":
-        from .search import TYPO_THRESHOLD
+        from .search.postgresql import TYPO_THRESHOLD
 
         with connection.cursor() as cursor:
             cursor.execute("SET pg_trgm.strict_word_similarity_threshold = %s", [TYPO_THRESHOLD])

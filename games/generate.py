@@ -11,8 +11,8 @@ import random
 from collections.abc import Callable
 
 from django.db import connection, transaction
-from django.utils.text import slugify
 
+from .markdown import render_markdown
 from .models import (
     CatalogueVersion,
     EsarCategory,
@@ -24,6 +24,7 @@ from .models import (
     RuleSummary,
 )
 from .search import index_games
+from .text import slug_for
 
 GENERATED_PREFIX = "gen-"
 BATCH_SIZE = 500
@@ -150,7 +151,7 @@ def _record(rng, number, seed, categories, publishers, languages):
     theme = {code: rng.choice(words) for code, words in THEMES.items()}
     game = Game(
         title=f"{title} {number}" if rng.random() < 0.5 else title,
-        slug=f"{GENERATED_PREFIX}{seed}-{number}-{slugify(title)}"[:200],
+        slug=f"{GENERATED_PREFIX}{seed}-{number}-{slug_for(title)}"[:200],
         esar=rng.choice(categories),
         publisher=rng.choice(publishers),
         year=rng.randint(1980, 2025),
@@ -202,6 +203,14 @@ def generate_catalogue(
     Person.objects.bulk_create([Person(name=name) for name in names], ignore_conflicts=True)
     people = list(Person.objects.filter(name__in=names).order_by("name"))
     Through = Game.languages.through
+    # The generated summaries repeat a few thousand texts: each rendered once.
+    html = {}
+
+    def rendered(text):
+        if text not in html:
+            html[text] = str(render_markdown(text))
+        return html[text]
+
     done = 0
     while done < games:
         size = min(BATCH_SIZE, games - done)
@@ -222,7 +231,7 @@ def generate_catalogue(
                 for language in material
             )
             RuleSummary.objects.bulk_create(
-                RuleSummary(game=game, language=code, text=text)
+                RuleSummary(game=game, language=code, text=text, html=rendered(text))
                 for game, (_g, summaries, _l) in zip(created, records, strict=True)
                 for code, text in summaries.items()
             )

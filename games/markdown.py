@@ -1,7 +1,5 @@
 """Markdown from records rendered to HTML that is safe to show: nothing executable survives."""
 
-from functools import lru_cache
-
 import markdown as markdown_lib
 import nh3
 from django.utils.safestring import mark_safe
@@ -34,13 +32,6 @@ ALLOWED_TAGS = {
 ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "th": {"align"}, "td": {"align"}}
 
 
-# A text renders to the same HTML every time: the last few hundred are kept per process,
-# keyed by the text itself, so an edited text is simply a new key. Rendering was most of a
-# rules page's time (the side-by-side page: 12 ms a request, 1 000 games, SQLite).
-RENDERED_TEXTS_KEPT = 512
-
-
-@lru_cache(maxsize=RENDERED_TEXTS_KEPT)
 def render_markdown(text: str) -> str:
     """Render ``text`` (Markdown) to sanitised HTML, marked safe for templates."""
     # Summaries use ## for their sections; they sit under the page's own h2, so shift
@@ -58,16 +49,3 @@ def render_markdown(text: str) -> str:
         link_rel="noopener noreferrer nofollow",
     )
     return mark_safe(clean)  # noqa: S308 - sanitised by nh3 just above
-
-
-def split_sections(text: str) -> list[str]:
-    """Cut Markdown before each level-2 heading; text before the first one stays first."""
-    sections, current = [], []
-    for line in (text or "").splitlines():
-        if line.startswith("## ") and current:
-            sections.append("\n".join(current).strip())
-            current = []
-        current.append(line)
-    if current:
-        sections.append("\n".join(current).strip())
-    return [section for section in sections if section]

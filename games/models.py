@@ -1,6 +1,6 @@
 """The ludothèque's records: games as a PMB catalogue prints them, and what hangs off them."""
 
-from datetime import UTC
+import re
 
 from django.conf import settings
 from django.contrib.postgres.search import SearchVectorField
@@ -10,12 +10,25 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, get_language_info
 from django.utils.translation import gettext_lazy as _
 
-from .markdown import render_markdown, split_sections
+from .markdown import render_markdown
 from .text import fold
+
+
+class NaturalKeyManager(models.Manager):
+    """Finds a record by its natural key (fixtures, ``loaddata``): the values of
+    ``lookups``, in their order, as the model's ``natural_key()`` gives them."""
+
+    def __init__(self, *lookups):
+        super().__init__()
+        self.lookups = lookups
+
+    def get_by_natural_key(self, *values):
+        return self.get(**dict(zip(self.lookups, values, strict=True)))
+
 
 # A child's age or a game's length beyond these is a typing error, not a record.
 MAX_AGE = 120
@@ -23,17 +36,12 @@ MAX_PLAYERS = 99
 MAX_DURATION = 24 * 60
 
 
-class PersonManager(models.Manager):
-    def get_by_natural_key(self, name):
-        return self.get(name=name)
-
-
 class Person(models.Model):
     """Someone credited on a game: author, illustrator…"""
 
     name = models.CharField(_("name"), max_length=200, unique=True)
 
-    objects = PersonManager()
+    objects = NaturalKeyManager("name")
 
     class Meta:
         ordering = ["name"]
@@ -47,15 +55,10 @@ class Person(models.Model):
         return (self.name,)
 
 
-class PublisherManager(models.Manager):
-    def get_by_natural_key(self, name):
-        return self.get(name=name)
-
-
 class Publisher(models.Model):
     name = models.CharField(_("name"), max_length=200, unique=True)
 
-    objects = PublisherManager()
+    objects = NaturalKeyManager("name")
 
     class Meta:
         ordering = ["name"]
@@ -67,11 +70,6 @@ class Publisher(models.Model):
 
     def natural_key(self):
         return (self.name,)
-
-
-class LanguageManager(models.Manager):
-    def get_by_natural_key(self, code):
-        return self.get(code=code)
 
 
 class Language(models.Model):
@@ -89,7 +87,7 @@ class Language(models.Model):
         help_text=_("ISO 639-1 code, e.g. fr, da, pl, en, de."),
     )
 
-    objects = LanguageManager()
+    objects = NaturalKeyManager("code")
 
     class Meta:
         ordering = ["code"]
@@ -126,11 +124,6 @@ class EsarFamily(models.TextChoices):
     RULES = "R", _("Games with rules")
 
 
-class EsarCategoryManager(models.Manager):
-    def get_by_natural_key(self, code):
-        return self.get(code=code)
-
-
 class EsarCategory(models.Model):
     """A node of the ESAR classification: ``A 400`` (rules games) → ``A 404`` (dexterity).
 
@@ -153,7 +146,7 @@ class EsarCategory(models.Model):
     label_pl = models.CharField(_("label (Polish)"), max_length=200, blank=True)
     label_en = models.CharField(_("label (English)"), max_length=200, blank=True)
 
-    objects = EsarCategoryManager()
+    objects = NaturalKeyManager("code")
 
     class Meta:
         ordering = ["code"]
@@ -205,6 +198,30 @@ class AuthorRole(models.TextChoices):
     ILLUSTRATOR = "illustrator", _("illustrator")
     DEVELOPER = "developer", _("developer")
     TRANSLATOR = "translator", _("translator")
+
+
+# A game's record as staff write it, in the order the CSV files and the API give it.
+RECORD_FIELDS = (
+    "slug",
+    "title",
+    "document_type",
+    "authors",
+    "publisher",
+    "year",
+    "languages",
+    "esar",
+    "min_players",
+    "max_players",
+    "min_age",
+    "max_age",
+    "duration_minutes",
+    "principle",
+    "pedagogical_analysis",
+    "rules",
+    "contents",
+    "ean",
+    "bgg_id",
+)
 
 
 def in_a_stable_order(*ordering) -> tuple:
@@ -265,18 +282,6 @@ class GameQuerySet(models.QuerySet):
             game_id=models.OuterRef("pk"), language_id=models.Subquery(language)
         )
         return self.filter(models.Exists(through))
-
-    def matching(self, query: str, *, rank: bool = True):
-        """Games whose text has every word of ``query`` (accents and case ignored) or whose
-        title looks like it; best first with ``rank`` (see ``games.search``)."""
-        from .search import search
-
-        return search(self, query, rank=rank)
-
-
-class GameManager(models.Manager.from_queryset(GameQuerySet)):
-    def get_by_natural_key(self, slug):
-        return self.get(slug=slug)
 
 
 class Game(models.Model):
@@ -365,7 +370,7 @@ class Game(models.Model):
     search_terms = SearchVectorField(null=True, editable=False)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
-    objects = GameManager()
+    objects = NaturalKeyManager.from_queryset(GameQuerySet)("slug")
 
     class Meta:
         ordering = ["title", "id"]
@@ -423,12 +428,6 @@ class Game(models.Model):
         if errors:
             raise ValidationError(errors)
 
-    def reindex(self):
-        """Rebuild the search data after the record, its people or summaries changed."""
-        from .search import index_games
-
-        index_games([self.pk])
-
     @property
     def players_label(self):
         return (
@@ -444,11 +443,6 @@ class Game(models.Model):
         return f"{self.min_age}–{self.max_age}"
 
 
-class GameAuthorManager(models.Manager):
-    def get_by_natural_key(self, game_slug, person_name, role):
-        return self.get(game__slug=game_slug, person__name=person_name, role=role)
-
-
 class GameAuthor(models.Model):
     """Who made a game, and as what: PMB prints "Bill Payne, Auteur"."""
 
@@ -459,7 +453,7 @@ class GameAuthor(models.Model):
     )
     order = models.PositiveSmallIntegerField(_("order"), default=0)
 
-    objects = GameAuthorManager()
+    objects = NaturalKeyManager("game__slug", "person__name", "role")
 
     class Meta:
         ordering = ["order", "id"]
@@ -499,9 +493,8 @@ RULES_PAGE_TITLES = {
 }
 
 
-class RuleSummaryManager(models.Manager):
-    def get_by_natural_key(self, game_slug, language):
-        return self.get(game__slug=game_slug, language=language)
+# Where a section of a rendered summary starts (a Markdown "##", one level down).
+SECTION_START = re.compile(r"(?=<h3[\s>])")
 
 
 class RuleSummary(models.Model):
@@ -512,9 +505,12 @@ class RuleSummary(models.Model):
     )
     language = models.CharField(_("language"), max_length=7, choices=RuleLanguage.choices)
     text = models.TextField(_("text"), help_text=_("Markdown: ## headings, lists, tables."))
+    # The text rendered and sanitised, kept current by save() (and, for fixtures and
+    # bulk writes, by games.signals and generate_catalogue).
+    html = models.TextField(editable=False, blank=True, default="")
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
-    objects = RuleSummaryManager()
+    objects = NaturalKeyManager("game__slug", "language")
 
     class Meta:
         ordering = ["game", "language"]
@@ -528,6 +524,10 @@ class RuleSummary(models.Model):
 
     def __str__(self):
         return f"{self.game} ({self.language})"
+
+    def save(self, *args, **kwargs):
+        self.html = render_markdown(self.text)
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self):
         return reverse(
@@ -550,19 +550,22 @@ class RuleSummary(models.Model):
         return RULES_PAGE_TITLES[self.language] % {"title": self.game.title}
 
     @property
-    def html(self):
-        return render_markdown(self.text)
+    def rendered(self):
+        """The stored HTML, safe to show (rendered and sanitised when saved)."""
+        return mark_safe(self.html)  # noqa: S308 - sanitised by render_markdown on save
 
     def sections(self):
-        """The summary cut at its ``##`` headings, each rendered: what a side-by-side
-        view lines up, so that "Set-up" faces "Forberedelse"."""
-        return [render_markdown(part) for part in split_sections(self.text)]
+        """The stored HTML cut before each of its sections' headings (a ``##`` heading
+        is rendered as ``<h3>``): what a side-by-side view lines up, so that "Set-up"
+        faces "Forberedelse"."""
+        parts = (part.strip() for part in SECTION_START.split(self.html))
+        return [mark_safe(part) for part in parts if part]  # noqa: S308 - sanitised on save
 
 
 class CatalogueVersion(models.Model):
     """One row counting changes to the catalogue: what the page cache and the pages'
-    ETag and Last-Modified follow. Read once per cached page (one indexed row), so every
-    server process sees an edit at once, whatever cache backend it uses."""
+    ETag and Last-Modified follow. Read once per catalogue request (one indexed row), so
+    every server process sees an edit at once, whatever cache backend it uses."""
 
     version = models.PositiveBigIntegerField(default=1)
     changed_at = models.DateTimeField(auto_now=True)
@@ -576,31 +579,7 @@ class CatalogueVersion(models.Model):
 
     @classmethod
     def current(cls):
-        # Read with a bare cursor: on every catalogue request, cached ones included, the
-        # ORM query was a third of a cache hit's time, and a raw queryset still 0.1 ms.
-        from .db import first_statement_of_the_request
-
-        row = first_statement_of_the_request(
-            "SELECT version, changed_at FROM games_catalogueversion WHERE id = 1"
-        )
-        if row is None:
-            return cls.objects.get_or_create(pk=1)[0]
-        return cls.from_row(*row)
-
-    # What a statement reading the version alongside something else selects.
-    COLUMNS_SQL = (
-        "(SELECT version FROM games_catalogueversion WHERE id = 1),"
-        " (SELECT changed_at FROM games_catalogueversion WHERE id = 1)"
-    )
-
-    @classmethod
-    def from_row(cls, version, changed_at):
-        """The row as read with a bare cursor (``COLUMNS_SQL``)."""
-        if isinstance(changed_at, str):  # SQLite hands datetimes over as text, in UTC
-            changed_at = parse_datetime(changed_at)
-        if settings.USE_TZ and timezone.is_naive(changed_at):
-            changed_at = timezone.make_aware(changed_at, UTC)
-        return cls(pk=1, version=version, changed_at=changed_at)
+        return cls.objects.get_or_create(pk=1)[0]
 
     @classmethod
     def bump(cls):

@@ -12,7 +12,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from import_export import fields, resources, widgets
 
-from .models import AuthorRole, EsarCategory, Game, GameAuthor, Language, Person, Publisher
+from .models import (
+    RECORD_FIELDS,
+    AuthorRole,
+    EsarCategory,
+    Game,
+    GameAuthor,
+    Language,
+    Person,
+    Publisher,
+)
 
 CREDIT_PATTERN = re.compile(r"^(?P<name>.+?)\s*\((?P<role>[a-z]+)\)$")
 
@@ -69,27 +78,7 @@ class GameResource(resources.ModelResource):
         model = Game
         import_id_fields = ["slug"]
         skip_unchanged = False
-        fields = [
-            "slug",
-            "title",
-            "document_type",
-            "authors",
-            "publisher",
-            "year",
-            "languages",
-            "esar",
-            "min_players",
-            "max_players",
-            "min_age",
-            "max_age",
-            "duration_minutes",
-            "principle",
-            "pedagogical_analysis",
-            "rules",
-            "contents",
-            "ean",
-            "bgg_id",
-        ]
+        fields = list(RECORD_FIELDS)
         export_order = fields
 
     @classmethod

@@ -2,6 +2,8 @@
 
 import unicodedata
 
+from django.utils.text import slugify
+
 # Ligatures that NFKD leaves whole but a patron types as two letters.
 _LIGATURES = str.maketrans(
     {
@@ -30,3 +32,9 @@ def fold(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
     return " ".join(stripped.casefold().split())
+
+
+def slug_for(title: str) -> str:
+    """A URL slug that keeps a title's letters: "Slottets søjler" is "slottets-sojler",
+    "Zamek Łodzi" "zamek-lodzi" (``slugify`` alone drops ø and ł: "slottets-sjler")."""
+    return slugify(fold(title))

@@ -8,8 +8,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import get_language
 
-from .caching import catalogue_page, catalogue_version, catalogue_version_known
-from .db import statements_run
+from .caching import catalogue_page
 from .filters import GameFilter
 from .forms import CompareForm
 from .fragments import filter_fields, game_cards
@@ -39,27 +38,16 @@ def home(request):
     )
 
 
-@catalogue_page(version_read_by_view=True)
+@catalogue_page
 def game_list(request):
     """The catalogue, filtered the way a patron thinks, sorted and paginated."""
     params = request.GET.copy()
     params.pop("page", None)
-    with statements_run() as building:
-        filterset = GameFilter(params or None, queryset=Game.objects.for_display(), request=request)
-        valid = filterset.is_valid() if filterset.is_bound else True
-        games = filterset.qs if valid else Game.objects.none()
-    paginator = CappedPaginator(
-        games,
-        PAGE_SIZE,
-        read_version=not catalogue_version_known(request),
-        # The same parameters give the same statement, unless building the games' query
-        # looked something up (an ESAR category's subcategories, the offered choices).
-        statement_key=None if building.count else ("game_list", params.urlencode(), get_language()),
-    )
-    if not paginator.reads_version:
-        catalogue_version(request)  # before the games are read, as their validators say
-    page = paginator.get_page(request.GET.get("page"))
-    version = catalogue_version(request, read=paginator.catalogue_version).version
+    filterset = GameFilter(params or None, queryset=Game.objects.for_display(), request=request)
+    valid = filterset.is_valid() if filterset.is_bound else True
+    games = filterset.qs if valid else Game.objects.none()
+    page = CappedPaginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
+    version = request.catalogue_version.version
     active = {k: v for k, v in params.items() if v}
     return render(
         request,
@@ -71,7 +59,11 @@ def game_list(request):
             "valid": valid,
             "page_obj": page,
             "games": page.object_list,
-            "cards": game_cards(page, version=version, games_to_render=_listing_queryset),
+            "cards": game_cards(
+                list(page.object_list.values_list("pk", flat=True)),
+                version=version,
+                games_to_render=_listing_queryset(),
+            ),
             "count": page.paginator.count,
             "count_capped": page.paginator.count_capped,
             "count_cap": COUNT_CAP,

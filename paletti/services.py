@@ -12,7 +12,7 @@ from datetime import timedelta
 from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
-from . import engine, statements
+from . import engine, store
 from .models import Match, MatchAction, MatchStatus, Seat, SeatKind
 
 # A safety net, far above any real sequence of bot turns between two human turns.
@@ -86,14 +86,14 @@ def create_match(
         seed = random.SystemRandom().randrange(2**62)
     state = engine.new_match(seed, [s.name for s in seats], options or {})
     match = Match(seed=seed, options=state.rules["options"])
-    match._seat_list = [
+    seat_rows = [
         Seat(match=match, index=i, name=s.name, kind=s.kind, level=s.level)
         for i, s in enumerate(seats)
     ]
     turn = None
-    if _bot_to_act(match, state):
+    if _bot_to_act(match, state, seat_rows):
         with meter():
-            turn = run_engine(match, state, None, version=0)
+            turn = run_engine(match, state, None, version=0, seats=seat_rows)
     final = turn.state if turn else state
     match.snapshot, match.state_hash = engine.snapshot_and_hash(final)
     match.version = len(turn.log) if turn else 0
@@ -101,12 +101,13 @@ def create_match(
         match.status = MatchStatus.FINISHED
     with _outcome_unknown_on_failure(match.pk), transaction.atomic():
         match.save(force_insert=True)
-        Seat.objects.bulk_create(match._seat_list)
+        Seat.objects.bulk_create(seat_rows)
         if turn:
             MatchAction.objects.bulk_create(
                 MatchAction(match=match, number=i + 1, seat=seat, action=a, by_bot=bot)
                 for i, (seat, a, bot) in enumerate(turn.log)
             )
+    store.with_seats(match)
     if not turn:
         return Outcome(match=match, state=state)
     return Outcome(
@@ -120,10 +121,8 @@ def create_match(
 
 
 def get_match(match_id) -> Match:
-    """A match with its seats, in one query. Raises Match.DoesNotExist for an unknown id."""
-    match, seats = statements.read_match(match_id)
-    match._seat_list = seats
-    return match
+    """A match with its seats. Raises Match.DoesNotExist for an unknown id."""
+    return store.read_match(match_id)
 
 
 def load_state(match: Match) -> engine.State:
@@ -193,7 +192,13 @@ def _step(state: engine.State, seat: int, action: dict, by_bot: bool, frames, ev
     return step
 
 
-def run_engine(match: Match, state: engine.State, action: dict | None, version: int):
+def run_engine(
+    match: Match,
+    state: engine.State,
+    action: dict | None,
+    version: int,
+    seats: list[Seat] | None = None,
+):
     """The engine's whole work for one request, without the database: the person's
     action (if any), then bots until a person must act. Deterministic: each bot decision
     draws from its own stream seeded by the match's seed and the action's number."""
@@ -205,7 +210,7 @@ def run_engine(match: Match, state: engine.State, action: dict | None, version: 
         log.append((seat, dict(action), False))
         steps.append(_step(state, seat, action, False, [0, len(frames)], [0, len(events)]))
         state = result.state
-    seats = _seats(match)
+    seats = seats if seats is not None else _seats(match)
     offset = _end_time(frames)
     for _ in range(MAX_BOT_ACTIONS):
         if not _bot_to_act(match, state, seats):
@@ -248,7 +253,7 @@ def _store(match, state, log, version):
         for i, (seat, a, bot) in enumerate(log)
     ]
     with _outcome_unknown_on_failure(match.pk):
-        stored = statements.store_turn(match.pk, version, fields, entries)
+        stored = store.store_turn(match.pk, version, fields, entries)
     if not stored:
         # Another post chosen at the same version got there first, or the match is gone.
         current = Match.objects.filter(pk=match.pk).values_list("version", flat=True).first()
@@ -282,11 +287,7 @@ def seats_of(match: Match) -> list[Seat]:
 
 
 def _seats(match: Match) -> list[Seat]:
-    cached = getattr(match, "_seat_list", None)
-    if cached is None:
-        cached = list(match.seats.order_by("index"))
-        match._seat_list = cached
-    return cached
+    return store.seats_of(match)
 
 
 def _bot_to_act(match, state, seats=None) -> bool:

@@ -13,6 +13,10 @@ from games.models import Game, RuleSummary
 pytestmark = pytest.mark.django_db
 
 
+def reads_games(queries) -> bool:
+    return any('"games_game"' in query["sql"] for query in queries)
+
+
 def detail_url():
     return reverse("games:game-detail", kwargs={"slug": "villa-paletti"})
 
@@ -49,7 +53,7 @@ def test_anonymous_pages_come_from_the_cache(client, seed):
     first = client.get(detail_url())
     with CaptureQueriesContext(connection) as queries:
         second = client.get(detail_url())
-    assert len(queries) == 1  # the catalogue's version, nothing else
+    assert not reads_games(queries)  # the catalogue's version, no game
     assert second.content == first.content
 
 
@@ -79,7 +83,7 @@ def test_signed_in_staff_are_never_served_a_cached_page(client, seed):
     client.force_login(User.objects.create_superuser("root", password="x"))
     with CaptureQueriesContext(connection) as queries:
         client.get(detail_url())
-    assert len(queries) > 1
+    assert reads_games(queries)
 
 
 @pytest.mark.parametrize("name", ["games:game-list", "api:game-list"])
@@ -94,7 +98,7 @@ def test_anonymous_api_answers_come_from_the_cache_and_follow_an_edit(client, se
     first = client.get(url)
     with CaptureQueriesContext(connection) as queries:
         again = client.get(url)
-    assert len(queries) == 1 and again.content == first.content
+    assert not reads_games(queries) and again.content == first.content
     game = Game.objects.get(slug="villa-paletti")
     game.title = "Villa Paletti (édition anniversaire)"
     game.save()
@@ -124,3 +128,96 @@ def test_a_token_client_is_never_served_a_cached_answer(client, seed):
     assert client.get(url).status_code == 200
     # Had the cached answer been served, the bad token would have gone unnoticed.
     assert client.get(url, HTTP_AUTHORIZATION="Token not-a-real-one").status_code == 403
+
+
+def test_the_filter_fields_of_one_query_are_not_shown_for_another(client, seed):
+    """ "age=8%26q%3DX" (an age of "8&q=X") and "age=8&q=X" are different filters."""
+    url = reverse("games:game-list")
+    refused = client.get(f"{url}?age=8%26q%3DX")
+    assert refused.status_code == 200 and "has-error" in refused.content.decode()
+    asked = client.get(f"{url}?age=8&q=X").content.decode()
+    assert "has-error" not in asked
+    assert 'value="X"' in asked
+
+
+def test_a_client_that_says_xgzip_does_not_take_gzip_from_others(client, seed):
+    url = reverse("games:game-list")
+    odd = client.get(url, HTTP_ACCEPT_ENCODING="xgzip")
+    assert not odd.has_header("Content-Encoding")
+    for _visitor in range(3):
+        usual = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate")
+        assert usual["Content-Encoding"] == "gzip"
+
+
+def test_each_page_has_its_own_etag_and_an_unknown_page_is_never_a_304(client, seed):
+    listed = client.get(reverse("games:game-list"))
+    detail = client.get(detail_url())
+    assert listed["ETag"] != detail["ETag"]
+    missing = reverse("games:game-detail", kwargs={"slug": "no-such-game"})
+    for etag in (listed["ETag"], detail["ETag"]):
+        assert client.get(missing, HTTP_IF_NONE_MATCH=etag).status_code == 404
+    assert client.get(detail_url(), HTTP_IF_NONE_MATCH=listed["ETag"]).status_code == 200
+
+
+def test_an_if_modified_since_in_the_future_is_ignored(client, seed):
+    far = "Fri, 31 Dec 9999 23:59:59 GMT"
+    assert client.get(detail_url(), HTTP_IF_MODIFIED_SINCE=far).status_code == 200
+    client.cookies["sessionid"] = "a-visitor-with-a-session"  # past the page cache
+    assert client.get(detail_url(), HTTP_IF_MODIFIED_SINCE=far).status_code == 200
+
+
+def test_deleting_a_language_reaches_cached_pages(client, seed):
+    from games.models import Language
+
+    Language.objects.get_or_create(code="de")
+    url = reverse("games:game-list")
+    assert 'value="de"' in client.get(url).content.decode()
+    Language.objects.filter(code="de").delete()
+    assert 'value="de"' not in client.get(url).content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_written_in_one_transaction_is_indexed_and_counted_once_on_commit(client, seed):
+    from django.db import transaction
+
+    from games.models import CatalogueVersion, GameAuthor, Person
+    from games.search import search
+    from games.tests.factories import make_game
+
+    before = CatalogueVersion.current().version
+    with transaction.atomic():
+        game = make_game(title="Le Jardin des Brumes", slug="jardin-des-brumes")
+        for name in ("Odile Marchal", "Tadeusz Wrona"):
+            GameAuthor.objects.create(game=game, person=Person.objects.create(name=name))
+        for language, word in (
+            ("fr", "brouillard"),
+            ("da", "taage"),
+            ("pl", "mgla"),
+            ("en", "fog"),
+        ):
+            RuleSummary.objects.create(game=game, language=language, text=f"## {word}")
+        # Nothing is indexed before the commit: the search still knows nothing of it.
+        assert not search(Game.objects.all(), "wrona").exists()
+    assert CatalogueVersion.current().version == before + 1
+    for words in ("wrona", "marchal", "brouillard", "taage", "mgla", "fog brumes"):
+        assert list(search(Game.objects.all(), words)) == [game], words
+
+
+def test_a_script_name_sent_once_does_not_reach_other_visitors_links(client, seed):
+    """From a peer gunicorn trusts, SCRIPT_NAME becomes the script prefix (Django's WSGI
+    handler sets it from the request; the test client does not, so it is set here): the
+    page frame and the game cards, shared by every visitor, must not keep it."""
+    from django.urls import set_script_prefix
+
+    client.cookies["sessionid"] = "a-visitor-with-a-session"  # past the page cache
+    path = reverse("games:game-list")
+    set_script_prefix("/elsewhere/")
+    try:
+        poisoned = client.get(path, SCRIPT_NAME="/elsewhere").content.decode()
+    finally:
+        set_script_prefix("/")
+    assert 'href="/elsewhere/fr/games/villa-paletti/"' in poisoned
+    page = client.get(path).content.decode()
+    assert "/elsewhere" not in page
+    assert 'href="/fr/games/villa-paletti/"' in page
+    assert f'href="{path}"' in page  # the header's own link

@@ -7,6 +7,8 @@ from django.core.management import CommandError, call_command
 
 from games.generate import delete_generated, generate_catalogue
 from games.models import Game, RuleSummary
+from games.search import search
+from games.text import slug_for
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +42,7 @@ def test_generated_games_have_four_summaries_and_can_be_found(seed):
     assert sorted(game.summaries.values_list("language", flat=True)) == ["da", "en", "fr", "pl"]
     assert RuleSummary.objects.filter(game__slug__startswith="gen-").count() == 48
     assert game.min_players <= game.max_players
-    assert game.slug in Game.objects.matching(game.title).values_list("slug", flat=True)
+    assert game.slug in search(Game.objects.all(), game.title).values_list("slug", flat=True)
 
 
 def test_command_shows_progress_and_refuses_to_repeat_a_seed(seed):
@@ -67,3 +69,27 @@ def test_the_planner_is_told_how_many_games_were_generated(seed):
         else:
             cursor.execute("SELECT stat FROM sqlite_stat1 WHERE tbl = 'games_game' LIMIT 1")
             assert int(cursor.fetchone()[0].split()[0]) == Game.objects.count()
+
+
+@pytest.mark.parametrize(
+    ("title", "slug"),
+    [
+        ("Slottets søjler", "slottets-sojler"),
+        ("Zamek Łodzi", "zamek-lodzi"),
+        ("Wieża króla", "wieza-krola"),
+        ("Bjergets tårn", "bjergets-tarn"),
+        ("Kongens hæmmelighed", "kongens-haemmelighed"),
+        ("Gwiazdą, ręką, żółwiem", "gwiazda-reka-zolwiem"),
+    ],
+)
+def test_a_generated_slug_keeps_the_title_s_letters(title, slug):
+    assert slug_for(title) == slug
+
+
+def test_generated_records_have_slugs_with_every_letter(seed):
+    generate_catalogue(games=300, seed=7)
+    danish = Game.objects.filter(title__contains="søjler")
+    assert danish.exists()
+    for game in danish:
+        assert "sojler" in game.slug and "sjler" not in game.slug.replace("sojler", "")
+        assert game.get_absolute_url().endswith(f"{game.slug}/")

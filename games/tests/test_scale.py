@@ -1,50 +1,17 @@
 """A large catalogue: counts that stop at 1 000, and a fixed number of queries per page."""
 
 import re
-from unittest import mock
 
 import pytest
-from django.core.cache import caches
-from django.db import connection
-from django.db.models.sql.compiler import SQLCompiler
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
 from games.generate import generate_catalogue
 from games.models import EsarCategory, Game
-from games.pagination import StatementMemo
+from games.search import search
 from games.tests.factories import make_game
 
 pytestmark = pytest.mark.django_db
-
-
-def queries(client, url, params=None):
-    with CaptureQueriesContext(connection) as captured:
-        response = client.get(url, params or {})
-    assert response.status_code == 200
-    return len(captured)
-
-
-@pytest.mark.parametrize(
-    ("params", "api_params"),
-    [({}, {}), ({"q": "cartes", "players": 3}, {"q": "kort"})],
-)
-def test_query_counts_do_not_grow_with_the_catalogue(client, seed, params, api_params):
-    generate_catalogue(games=7, seed=1)
-    for name, p in (("games:game-list", params), ("api:game-list", api_params)):
-        client.get(reverse(name), p)  # PostgreSQL then knows the words' lexemes
-        caches["pages"].clear()
-    small = {
-        name: queries(client, reverse(name), p)
-        for name, p in (("games:game-list", params), ("api:game-list", api_params))
-    }
-    generate_catalogue(games=993, seed=2)
-    large = {
-        name: queries(client, reverse(name), p)
-        for name, p in (("games:game-list", params), ("api:game-list", api_params))
-    }
-    assert large == small
 
 
 def test_beyond_a_thousand_matches_the_count_says_more_than(client, seed):
@@ -70,7 +37,7 @@ def test_past_two_hundred_matches_the_newest_come_first(client, seed):
     ranked = client.get(reverse("games:game-list"), {"q": "joueur"}).context
     assert ranked["count"] > 200
     newest = ranked["games"][0]
-    assert newest.pk == max(g.pk for g in Game.objects.matching("joueur", rank=False))
+    assert newest.pk == max(g.pk for g in search(Game.objects.all(), "joueur", rank=False))
     # A sort the patron chose is kept.
     by_title = client.get(reverse("games:game-list"), {"q": "joueur", "ordering": "title"})
     titles = [game.title for game in by_title.context["games"]]
@@ -80,7 +47,7 @@ def test_past_two_hundred_matches_the_newest_come_first(client, seed):
 @pytest.mark.parametrize("params", [{}, {"players": 4}, {"players": 4, "age": 8}])
 def test_a_text_search_with_filters_counts_what_both_keep(client, seed, params):
     generate_catalogue(games=60, seed=3)
-    expected = Game.objects.matching("joueur", rank=False)
+    expected = search(Game.objects.all(), "joueur", rank=False)
     if "players" in params:
         expected = expected.playable_by(4)
     if "age" in params:
@@ -89,22 +56,6 @@ def test_a_text_search_with_filters_counts_what_both_keep(client, seed, params):
     assert 0 < body["count"] == expected.count()
     shown = {game["slug"] for game in body["results"]}
     assert shown <= set(expected.values_list("slug", flat=True))
-
-
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's search")
-@pytest.mark.parametrize(("games", "params"), [(60, {}), (60, {"players": 4}), (1001, {})])
-def test_postgresql_evaluates_a_text_search_once_for_count_and_page(client, seed, games, params):
-    generate_catalogue(games=games, seed=3)
-    url = reverse("api:game-list")
-    client.cookies["sessionid"] = "a-visitor-with-a-session"  # not the page cache's answer
-    client.get(url, {"q": "joueur", **params})  # the words' lexemes are then known
-    with CaptureQueriesContext(connection) as captured:
-        body = client.get(url, {"q": "joueur", **params}).json()
-    searches = [q["sql"] for q in captured if "search_terms @@" in q["sql"]]
-    # With at most 1 000 matches the page is read by id; beyond, the page of the newest
-    # matches evaluates the search as it walks, but the count does not.
-    assert len(searches) == (1 if body["count"] < 1000 else 2), searches
-    assert len(captured) == 3  # the ids, the page, its languages
 
 
 def _listed(client, params):
@@ -136,33 +87,6 @@ def test_a_category_filter_follows_a_new_subcategory(client, seed):
     count, titles = _listed(client, {"esar": "A 400"})
     assert "Jeu de la nouvelle catégorie" in titles
     assert count == Game.objects.filter(esar__code__in=["A 400", "A 404", "A 499"]).count()
-
-
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="one statement on PostgreSQL")
-def test_a_repeated_list_page_writes_no_sql_again(client, seed):
-    """The count-and-page statement of a list page is written once per process for its
-    parameters: cloning and compiling its queries was a tenth of an uncached page."""
-    url = reverse("games:game-list")
-    client.cookies["sessionid"] = "a-visitor-with-a-session"  # past the page cache
-    first = client.get(url, {"players": 3, "ordering": "-year"}).content
-    with mock.patch.object(SQLCompiler, "as_sql", autospec=True, side_effect=SQLCompiler.as_sql):
-        with CaptureQueriesContext(connection) as captured:
-            again = client.get(url, {"players": 3, "ordering": "-year"}).content
-        assert SQLCompiler.as_sql.call_count == 0
-    assert len(captured) == 1
-    assert again == first
-    # Other parameters, another statement.
-    with mock.patch.object(SQLCompiler, "as_sql", autospec=True, side_effect=SQLCompiler.as_sql):
-        client.get(url, {"players": 3, "ordering": "year"})
-        assert SQLCompiler.as_sql.call_count > 0
-
-
-def test_written_statements_are_bounded():
-    memo = StatementMemo(3)
-    for n in range(10):
-        memo.put(("key", n), ("SELECT %s", (n,)))
-        assert len(memo.statements) <= 3
-    assert memo.get(("key", 9)) == ("SELECT %s", (9,))
 
 
 @pytest.mark.parametrize("ordering", ["", "-title", "duration", "-players", "age", "-year"])

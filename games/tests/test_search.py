@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games.models import Game, RuleSummary
 from games.resources import GameResource
-from games.search import suggest, word_similarity
+from games.search import search, suggest, word_similarity
 from games.tests.factories import make_game
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ PALETTI = "villa-paletti"
 
 
 def found(query):
-    return list(Game.objects.matching(query).values_list("slug", flat=True))
+    return list(search(Game.objects.all(), query).values_list("slug", flat=True))
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from django.db import OperationalError, connection
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from paletti import engine, services, statements
+from paletti import engine, services, store
 from paletti.models import Match, MatchAction
 
 pytestmark = pytest.mark.django_db
@@ -34,13 +34,13 @@ def act(api, match_id, version, action):
 
 def test_an_action_stored_but_whose_answer_was_lost_says_it_may_have_been_played(api, monkeypatch):
     body = create(api, TWO_PEOPLE).json()
-    real_store = statements.store_turn
+    real_store = store.store_turn
 
     def stored_then_dropped(*args, **kwargs):
         real_store(*args, **kwargs)
         raise DROPPED
 
-    monkeypatch.setattr(statements, "store_turn", stored_then_dropped)
+    monkeypatch.setattr(store, "store_turn", stored_then_dropped)
     state = body["state"]
     response = act(api, body["id"], state["version"], state["legal_actions"][0])
     assert response.status_code == 503

@@ -1,11 +1,9 @@
-"""The written-out statements read and write exactly what the ORM reads and writes."""
-
-import uuid
+"""A turn is stored only at the version it was chosen at, with its log rows."""
 
 import pytest
 from django.utils import timezone
 
-from paletti import services, statements
+from paletti import services, store
 from paletti.models import Match, MatchAction, MatchStatus, SeatKind
 
 pytestmark = pytest.mark.django_db
@@ -19,26 +17,6 @@ def match():
         services.SeatSpec("Robot", SeatKind.BOT, "easy"),
     ]
     return services.create_match(seats=seats, options={"tremor": 1.5}, seed=7).match
-
-
-def test_read_match_gives_the_orm_values_with_seats_in_order(match):
-    read, seats = statements.read_match(match.pk)
-    stored = Match.objects.get(pk=match.pk)
-    for name in statements.MATCH_FIELDS:
-        assert getattr(read, name) == getattr(stored, name), name
-    assert read.options["tremor"] == 1.5
-    assert read.created_at == stored.created_at  # a field not read comes on access
-    assert [(s.index, s.name, s.kind, s.level) for s in seats] == [
-        (0, "Zoë", "human", ""),
-        (1, "Łucja", "human", ""),
-        (2, "Robot", "bot", "easy"),
-    ]
-    assert all(seat.match is read for seat in seats)
-
-
-def test_read_match_of_an_unknown_id_raises_does_not_exist(match):
-    with pytest.raises(Match.DoesNotExist):
-        statements.read_match(uuid.uuid4())
 
 
 def _turn(match, version, actions):
@@ -60,7 +38,7 @@ def test_store_turn_writes_the_match_and_its_log_rows(match):
     version = match.version
     actions = [{"type": "touch", "seat": 0, "column": 3}, {"type": "pull", "seat": 0, "x": 1.5}]
     values, log = _turn(match, version, actions)
-    assert statements.store_turn(match.pk, version, values, log)
+    assert store.store_turn(match.pk, version, values, log)
     stored = Match.objects.get(pk=match.pk)
     assert (stored.version, bytes(stored.snapshot), stored.status) == (
         version + 2,
@@ -77,7 +55,7 @@ def test_store_turn_writes_the_match_and_its_log_rows(match):
 
 def test_store_turn_at_a_stale_version_writes_nothing(match):
     version = match.version
-    assert statements.store_turn(match.pk, version, *_turn(match, version, [{"type": "pass"}]))
-    assert not statements.store_turn(match.pk, version, *_turn(match, version, [{"type": "x"}]))
+    assert store.store_turn(match.pk, version, *_turn(match, version, [{"type": "pass"}]))
+    assert not store.store_turn(match.pk, version, *_turn(match, version, [{"type": "x"}]))
     assert Match.objects.get(pk=match.pk).version == version + 1
     assert match.actions.filter(action__type="x").count() == 0

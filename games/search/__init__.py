@@ -1,0 +1,68 @@
+"""Full-text search over the catalogue, on PostgreSQL and on SQLite.
+
+One entry point per need, the same on both databases:
+
+- ``index_games(ids)`` rebuilds the search data of these games (and forgets deleted ones);
+- ``search(queryset, query)`` keeps the games of ``queryset`` having every word of
+  ``query`` (the last one as a prefix), or whose title looks like it (a typo), best first;
+- ``suggest(query)`` completes titles as a patron types.
+
+Each database has its backend module: ``postgresql`` (a stored, weighted ``tsvector`` per
+game, ``django.contrib.postgres``'s search and trigram lookups) and ``sqlite`` (FTS5
+tables, written in SQL where the ORM has no words for them). Both fold the text the same
+way (``games.text.fold``): "søjle" and "sojle", "Łódź" and "lodz" are the same word
+everywhere, and both call the same titles look-alikes (``similarity``).
+"""
+
+from django.db import connections
+
+from ..text import fold
+from . import postgresql, sqlite
+from .similarity import WORD, word_similarity
+
+__all__ = ["index_games", "search", "suggest", "word_similarity", "words"]
+
+# Words this short say too little to search for on their own ("d" of "d'œuvre").
+MIN_WORD = 2
+SUGGESTION_LIMIT = 8
+
+
+def words(query: str) -> list[str]:
+    """The folded words of ``query`` worth searching for."""
+    return [w for w in WORD.findall(fold(query)) if len(w) >= MIN_WORD or w.isdigit()]
+
+
+def _backend(alias):
+    return postgresql if connections[alias].vendor == "postgresql" else sqlite
+
+
+def index_games(game_ids, *, using="default") -> None:
+    """Rebuild the search data of these games from their record, people and summaries;
+    ids of games that no longer exist are forgotten.
+
+    Called once per transaction that changes what games are found by (``games.signals``)
+    and, in batches, by ``generate_catalogue``."""
+    ids = list(game_ids)
+    if ids:
+        _backend(using).index_games(ids, using=using)
+
+
+def search(queryset, query: str, *, rank: bool = True):
+    """The games of ``queryset`` having every word of ``query`` (accents and case
+    ignored, the last word also as a prefix), or, when none has them, whose title looks
+    like them (a typo). With ``rank``, best first: the exact title, titles starting with
+    the query, then by relevance (``RELEVANCE``)."""
+    terms = words(query)
+    if not terms:
+        return queryset.none() if query.strip() else queryset
+    return _backend(queryset.db).search(queryset, terms, " ".join(terms), rank=rank)
+
+
+def suggest(query: str, limit: int = SUGGESTION_LIMIT, *, using="default") -> list[dict]:
+    """Titles for a search box: those starting with what was typed, then those with a
+    word starting with it, then look-alikes (typos). Each as ``{"title", "slug"}``, each
+    title once (copies and editions share one)."""
+    terms = words(query)
+    if not terms:
+        return []
+    return _backend(using).suggest(terms, " ".join(terms), limit, using=using)
