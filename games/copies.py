@@ -87,7 +87,8 @@ def available_games(queryset):
 @receiver(post_save, sender=Copy)
 @receiver(post_delete, sender=Copy)
 def copy_changed(sender, **kwargs):
-    """The public record shows copies on the shelf: cached pages must move on."""
+    """The public record shows copies on the shelf: cached pages must move on (what a
+    game is found by does not change: nothing to reindex)."""
     from .signals import catalogue_changed
 
-    catalogue_changed(sender, **kwargs)
+    catalogue_changed()
