@@ -584,7 +584,7 @@ def collapse_by_pulling(seeded_server, page):
     )
     with page.expect_response(lambda r: "/actions/" in r.url) as answer:
         page.get_by_role("button", name="Pull it out gently").click()
-    assert state["columns"][15]["lane"] == 0
+    assert state["columns"][15]["x"] < state["platforms"][0]["x"]
     return answer.value.json()
 
 

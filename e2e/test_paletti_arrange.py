@@ -20,18 +20,19 @@ def _own_arrangement(server, page):
 
 def test_players_place_the_columns_and_the_match_starts_from_their_places(seeded_server, page):
     _own_arrangement(seeded_server, page)
-    # The white thick round column (id 4) to the far left, in the back lane; blue a little right.
-    page.locator("#arrange-rows input[data-column='4']").fill("-95")
+    # The white thick round column (id 4) further left, in the back lane (still under blue,
+    # which rests on every column); blue a little right.
+    page.locator("#arrange-rows input[data-column='4']").fill("-80")
     page.locator("#arrange-rows select[data-column='4']").select_option(label="back lane")
-    page.get_by_label("Blue platform: position (mm from the middle)").fill("5")
+    page.get_by_label("Blue platform: position (mm from the middle)").fill("1")
     page.get_by_role("button", name="Start the match").click()
     page.wait_for_url(re.compile(r"/paletti/[0-9a-f-]{36}/$"))
     match_id = page.url.rstrip("/").split("/")[-1]
     state = page.request.get(f"{seeded_server.url}/api/paletti/matches/{match_id}/").json()
     column = state["columns"][4]
-    assert column["lane"] == 2 and abs(column["x"] - -95) < 1.0
-    assert abs(state["platforms"][0]["x"] - 5) < 1.0
-    assert state["options"]["setup"]["blue_x"] == 5
+    assert column["lane"] == 2 and abs(column["x"] - -80) < 1.0
+    assert abs(state["platforms"][0]["x"] - 1) < 1.0
+    assert state["options"]["setup"]["blue_x"] == 1
 
 
 def test_a_column_in_the_forbidden_zone_is_refused_next_to_the_choice(seeded_server, page):

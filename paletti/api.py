@@ -57,14 +57,30 @@ SETUP_SCHEMA = {
                     "minItems": len(engine.COLUMNS),
                     "maxItems": len(engine.COLUMNS),
                     "items": {
-                        "type": "object",
-                        "properties": {
-                            "id": {"type": "integer", "minimum": 0, "maximum": 19},
-                            "x": {"type": "number", "description": "mm from the middle"},
-                            "lane": {"type": "integer", "minimum": 0, "maximum": 2},
-                        },
-                        "required": ["id", "x", "lane"],
-                        "additionalProperties": False,
+                        "oneOf": [
+                            {
+                                "type": "object",
+                                "description": "In one of the three depth rows.",
+                                "properties": {
+                                    "id": {"type": "integer", "minimum": 0, "maximum": 19},
+                                    "x": {"type": "number", "description": "mm from the middle"},
+                                    "lane": {"type": "integer", "minimum": 0, "maximum": 2},
+                                },
+                                "required": ["id", "x", "lane"],
+                                "additionalProperties": False,
+                            },
+                            {
+                                "type": "object",
+                                "description": "At a depth in mm (negative: the front).",
+                                "properties": {
+                                    "id": {"type": "integer", "minimum": 0, "maximum": 19},
+                                    "x": {"type": "number", "description": "mm from the middle"},
+                                    "z": {"type": "number", "description": "mm from the middle"},
+                                },
+                                "required": ["id", "x", "z"],
+                                "additionalProperties": False,
+                            },
+                        ]
                     },
                 },
                 "blue_x": {"type": "number", "description": "blue's centre, mm"},
@@ -74,6 +90,10 @@ SETUP_SCHEMA = {
         },
     ]
 }
+
+
+def _is_integer(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _is_number(value) -> bool:
@@ -95,27 +115,30 @@ class SetupField(serializers.Field):
         columns = data["columns"]
         if not isinstance(columns, list) or len(columns) != len(engine.COLUMNS):
             raise serializers.ValidationError(messages.SETUP_ERRORS["columns_missing"])
+        placed = []
         for column in columns:
+            # Where in depth: one of the three rows ("lane"), or a depth in mm ("z").
+            depth = "z" if isinstance(column, dict) and "z" in column else "lane"
             if (
                 not isinstance(column, dict)
-                or set(column) != {"id", "x", "lane"}
+                or set(column) != {"id", "x", depth}
                 or not isinstance(column["id"], int)
-                or not isinstance(column["lane"], int)
                 or isinstance(column["id"], bool)
-                or isinstance(column["lane"], bool)
                 or not _is_number(column["x"])
+                or (depth == "lane" and not _is_integer(column["lane"]))
+                or (depth == "z" and not _is_number(column["z"]))
             ):
                 raise serializers.ValidationError(messages.SETUP_ERRORS["malformed"])
+            value = column[depth] if depth == "lane" else float(column[depth])
+            placed.append({"id": column["id"], "x": float(column["x"]), depth: value})
         if not _is_number(data["blue_x"]):
             raise serializers.ValidationError(messages.SETUP_ERRORS["malformed"])
-        setup = {
-            "columns": [{"id": c["id"], "x": float(c["x"]), "lane": c["lane"]} for c in columns],
-            "blue_x": float(data["blue_x"]),
-        }
+        setup = {"columns": placed, "blue_x": float(data["blue_x"])}
         try:
             engine.validate_setup(setup)
         except engine.SetupError as error:
-            named = arrangement.columns_at_fault(error.code, setup)
+            in_rows = all("lane" in c for c in placed)
+            named = arrangement.columns_at_fault(error.code, setup) if in_rows else []
             raise serializers.ValidationError(
                 messages.setup_error(error.code, error.reason, named)
             ) from error
