@@ -9,6 +9,36 @@ from django.utils.translation import gettext_lazy as _
 from .models import MAX_AGE, MAX_DURATION, MAX_PLAYERS, EsarCategory, EsarFamily, Game, Language
 from .search import search
 
+
+class StrictBooleanField(forms.NullBooleanField):
+    """Yes or no as a query says it (``true``/``false``, a checkbox's ``on``, 1/0); any other
+    word is an error, not "no filter" (``NullBooleanField`` reads "null" as unset)."""
+
+    WORDS = {"true": True, "on": True, "1": True, "false": False, "off": False, "0": False}
+
+    def to_python(self, value):
+        if value in (None, "", True, False):
+            return None if value == "" else value
+        word = str(value).strip().lower()
+        if word not in self.WORDS:
+            raise forms.ValidationError(_("Enter yes or no."), code="invalid")
+        return self.WORDS[word]
+
+    def validate(self, value):
+        pass
+
+
+class StrictBooleanFilter(django_filters.BooleanFilter):
+    field_class = StrictBooleanField
+
+
+class RawCheckbox(forms.CheckboxInput):
+    """A checkbox that hands the field the word it was sent (Django's own turns any word
+    but "false" into yes), so that a word that is no yes or no can be refused."""
+
+    def value_from_datadict(self, data, files, name):
+        return data.get(name)
+
 MAX_QUERY_LENGTH = 200
 
 
@@ -86,10 +116,10 @@ class GameFilter(django_filters.FilterSet):
         choices=language_choices,
         empty_label=_("All languages"),
     )
-    available = django_filters.BooleanFilter(
+    available = StrictBooleanFilter(
         label=_("Available now"),
         method="filter_available",
-        widget=forms.CheckboxInput,
+        widget=RawCheckbox,
         help_text=_("Only games with a copy on the shelf."),
     )
     ordering = StableOrderingFilter(

@@ -104,6 +104,7 @@ class AlhambraRequest(serializers.Serializer):
     scorings = serializers.ListField(
         child=ScoringSerializer(allow_null=True),
         max_length=3,
+        required=False,
         help_text="The scorings so far; one not yet played is null or left out.",
     )
 

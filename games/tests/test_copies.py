@@ -54,6 +54,15 @@ def test_available_now_on_the_pages_and_in_the_api(client, seed):
     assert everything["count"] == 3
 
 
+def test_available_now_takes_yes_or_no_and_refuses_other_words(seed):
+    # "null" used to read as "no filter": a word the API does not know is a 400.
+    api = APIClient()
+    assert api.get(reverse("api:game-list"), {"available": "null"}).status_code == 400
+    assert api.get(reverse("api:game-list"), {"available": "maybe"}).status_code == 400
+    assert api.get(reverse("api:game-list"), {"available": "true"}).status_code == 200
+    assert api.get(reverse("api:game-list"), {"available": ""}).status_code == 200
+
+
 def test_the_admin_edits_copies_inline(client, seed):
     admin = User.objects.create_superuser("admin")
     client.force_login(admin)
