@@ -39,6 +39,7 @@ class RawCheckbox(forms.CheckboxInput):
     def value_from_datadict(self, data, files, name):
         return data.get(name)
 
+
 MAX_QUERY_LENGTH = 200
 
 
