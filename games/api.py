@@ -2,6 +2,7 @@
 
 from contextlib import contextmanager
 
+import django_filters
 import reversion
 from django.db import models
 from django.db.models import Prefetch
@@ -9,6 +10,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
@@ -187,6 +189,26 @@ class SuggestionQuerySerializer(serializers.Serializer):
     )
 
 
+class StrictFilterBackend(DjangoFilterBackend):
+    """The catalogue's filters, as the pages have them, but a number sent empty
+    (``?age=``) is a 400 in the API, as its schema says a number is asked for: a form
+    sends empty fields, a program means something by them."""
+
+    def filter_queryset(self, request, queryset, view):
+        filterset_class = self.get_filterset_class(view, queryset)
+        if filterset_class is not None:
+            empty = [
+                name
+                for name, spec in filterset_class.base_filters.items()
+                if isinstance(spec, django_filters.NumberFilter)
+                and name in request.query_params
+                and not request.query_params.get(name, "").strip()
+            ]
+            if empty:
+                raise serializers.ValidationError({name: [_("Enter a number.")] for name in empty})
+        return super().filter_queryset(request, queryset, view)
+
+
 @extend_schema_view(
     list=extend_schema(
         summary="List and search the catalogue",
@@ -211,6 +233,7 @@ class GameViewSet(viewsets.ModelViewSet):
 
     lookup_field = "slug"
     filterset_class = GameFilter
+    filter_backends = [StrictFilterBackend]
 
     def get_queryset(self):
         if self.action == "list":

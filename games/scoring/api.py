@@ -91,7 +91,9 @@ class HoldingsSerializer(BuildingsSerializer):
 
 
 class ScoringSerializer(serializers.Serializer):
-    players = HoldingsSerializer(many=True, help_text="Each player's Alhambra, in order.")
+    players = HoldingsSerializer(
+        many=True, required=False, help_text="Each player's Alhambra, in order."
+    )
     dirk = BuildingsSerializer(required=False, allow_null=True, help_text="Two players only.")
 
 

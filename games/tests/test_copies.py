@@ -122,3 +122,10 @@ def test_copies_come_in_with_the_import(db):
         report = import_unimarc(corpus.iso([other]), options=ImportOptions())
     assert "J0001 is already a copy of another game" in " ".join(report.outcomes[0].notes)
     assert Copy.objects.filter(barcode="J0001").get().game.title == "Villa paletti"
+
+
+def test_a_number_filter_sent_empty_is_refused_by_the_api_and_ignored_by_the_page(client, seed):
+    api = APIClient()
+    refused = api.get(reverse("api:game-list"), {"age": ""})
+    assert refused.status_code == 400 and "age" in refused.json()
+    assert client.get(reverse("games:game-list"), {"age": ""}).status_code == 200
