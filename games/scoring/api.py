@@ -132,6 +132,31 @@ class AlhambraReport(serializers.Serializer):
     verdict = serializers.CharField()
 
 
+def _by_path(errors, prefix="") -> dict[str, list[str]]:
+    """DRF's nested errors as the sheets give theirs: {"players.0.roses": [messages]}."""
+    found: dict[str, list[str]] = {}
+    if isinstance(errors, dict) and errors and all(isinstance(k, int) for k in errors):
+        # A list field's items (characters): the field itself is named, as the sheet does.
+        messages = [str(m) for value in errors.values() for m in value]
+        return {prefix: list(dict.fromkeys(messages))}
+    if isinstance(errors, dict):
+        items = errors.items()
+    elif isinstance(errors, list) and errors and all(isinstance(e, (dict, list)) for e in errors):
+        items = enumerate(errors)
+    else:
+        return {prefix or "non_field_errors": [str(e) for e in errors]}
+    for key, value in items:
+        path = f"{prefix}.{key}" if prefix else str(key)
+        nested = isinstance(value, dict) or (
+            isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value)
+        )
+        if nested:
+            found.update(_by_path(value, path))
+        elif value:
+            found[path] = [str(v) for v in (value if isinstance(value, list) else [value])]
+    return found
+
+
 def _refused(detail, errors=None, code="invalid"):
     return Response(
         {"code": code, "detail": str(detail), "errors": errors or {}},
@@ -155,6 +180,14 @@ class ScoreAPIView(APIView):
     permission_classes = [AllowAny]
     parser_classes = [StrictJSONParser]
     renderer_classes = [JSONRenderer]
+
+    def refused_shape(self, serializer_class, data):
+        """A 400 for a body that does not have the shape the schema documents (a count out
+        of range, a key of the wrong type), before any counting; None if it has."""
+        serializer = serializer_class(data=data)
+        if serializer.is_valid():
+            return None
+        return _refused(REFUSED, _by_path(serializer.errors))
 
     def answer(self, sheet):
         if sheet.check():
@@ -197,6 +230,9 @@ class PetitPrinceScoreView(ScoreAPIView):
         ],
     )
     def post(self, request):
+        refused = self.refused_shape(PetitPrinceRequest, request.data)
+        if refused is not None:
+            return refused
         fewest, most = petit_prince.MIN_PLAYERS, petit_prince.MAX_PLAYERS
         players = _players(request.data, fewest, most)
         if players is None:
@@ -235,6 +271,9 @@ class AlhambraScoreView(ScoreAPIView):
         ],
     )
     def post(self, request):
+        refused = self.refused_shape(AlhambraRequest, request.data)
+        if refused is not None:
+            return refused
         fewest, most = alhambra.MIN_PLAYERS, alhambra.MAX_PLAYERS
         players = _players(request.data, fewest, most)
         if players is None:
