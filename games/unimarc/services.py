@@ -21,7 +21,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.copies import Copy, status_from_pmb
-from games.models import EsarCategory, Game, GameAuthor, Language, Person, Publisher
+from games.models import (
+    RECORD_FIELDS,
+    EsarCategory,
+    Game,
+    GameAuthor,
+    Language,
+    Person,
+    Publisher,
+)
 from games.provenance import ImportedRecord
 from games.services_copies import checklist_from_contents
 from games.signals import indexing_deferred
@@ -40,27 +48,9 @@ from .reading import FileProblem, ReadRecord, read_file
 # Records per transaction (each record is a savepoint inside it).
 COMMIT_EVERY = 200
 
-# The game's fields an import sets, in the order the report lists them.
-FIELDS = [
-    "title",
-    "document_type",
-    "authors",
-    "publisher",
-    "year",
-    "languages",
-    "esar",
-    "min_players",
-    "max_players",
-    "min_age",
-    "max_age",
-    "duration_minutes",
-    "principle",
-    "pedagogical_analysis",
-    "rules",
-    "contents",
-    "ean",
-    "bgg_id",
-]
+# The game's fields an import sets, in the order the report lists them: the record's own
+# fields but the slug, which the import derives from the title.
+FIELDS = [name for name in RECORD_FIELDS if name != "slug"]
 EMPTY = {"authors": [], "languages": [], "publisher": "", "year": None, "max_age": None,
          "bgg_id": None, "esar": ""}  # fmt: skip
 
