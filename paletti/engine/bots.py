@@ -14,6 +14,7 @@ import math
 import random
 
 from . import villa
+from .hands import Gesture, spread
 from .pieces import COLUMNS, PLATFORM_LENGTHS
 from .rules import IllegalAction, State, apply_action, legal_actions
 
@@ -43,6 +44,10 @@ SECOND_LOOK = 1.2
 # move, at most (a player protests on what they see, then feels the load). After touching,
 # its second look may then find the pull too risky: it aborts and the protest fails.
 PROTEST_HOPE = 1.6
+# A claim hands the seal to another: the claimant may not place the first column on the new
+# platform, and that first column takes the seal (French record). Before claiming, the bot
+# accepts this much more risk for a pull (estimate, tuned in self-play).
+CLAIM_AVERSION = 2.0
 # Easy bot: a column bearing more than this (g) makes it nervous enough to abort sometimes.
 EASY_NERVOUS_LOAD = 60.0
 EASY_ABORT_CHANCE = 0.3
@@ -56,8 +61,8 @@ CAREFUL_LAYS = 5
 # The bots' hands (estimates): ranges their gestures are drawn from, per decision.
 HANDS = {
     "easy": {
-        "pull_speed": (150.0, 450.0),
-        "pull_steady": (0.2, 0.6),
+        "pull_speed": (50.0, 150.0),
+        "pull_steady": (0.75, 0.92),
         "place_speed": (80.0, 300.0),
         "place_steady": (0.2, 0.6),
     },
@@ -144,7 +149,13 @@ def _easy(state: State, actions: list[dict], rng: random.Random) -> dict:
         return rng.choice(_of_type(actions, "remove_column") or actions)
     touches = _of_type(actions, "touch")
     if phase == "move" and touches:
-        return rng.choice(touches)
+        # Even a beginner sees a column boxed in by its neighbours, and takes another.
+        free = [
+            a
+            for a in touches
+            if villa.pushed_on_the_way_out(rules, a["column"], villa.EYE_CLEARANCE) == 0
+        ]
+        return rng.choice(free or touches)
     colours = _of_type(actions, "choose_colour")
     if colours:
         return rng.choice(colours)
@@ -193,10 +204,20 @@ class _Careful:
         self.simulations += 1
         rules = state.rules
         without = villa.analyse(rules, without={column_id})
-        margin = without.weakest.margin if without.weakest is not None else 100.0
+        if not without.stands:
+            return float("inf")
+        # How near the platforms come to tipping (a lone column on a platform stands by
+        # its own foot, whatever is pulled elsewhere).
+        margin = min((i.margin for i in without.interfaces if i.piece[0] == "p"), default=100.0)
         # A person judges the villa's lean by eye, not to the millimetre: each look errs.
         margin += self.rng.gauss(0.0, PERCEPTION)
         if margin <= 0:
+            return float("inf")
+        # Nor does a person draw a column out whose way out is blocked: it would move
+        # another column (rule 6), at best a failed build.
+        hand = self.hand["pull"]
+        room = spread(Gesture(hand["speed"], hand["steadiness"]))
+        if villa.pushed_on_the_way_out(rules, column_id, room) > 0:
             return float("inf")
         load = villa.column_load(rules, column_id)
         return load / LOAD_PER_RISK + MARGIN_RISK / max(margin, 0.5)
@@ -248,6 +269,10 @@ class _Careful:
             if best is not None:
                 return best
             asks = _of_type(actions, "ask_platform")
+            if asks:
+                bolder, _ = self.safest_touch(self.state, touches, self.accepted() * CLAIM_AVERSION)
+                if bolder is not None:
+                    return bolder
             if asks and not (touches == [] and self.keeps_seal_by_passing()):
                 return asks[0]
             if _of_type(actions, "pass"):
@@ -281,18 +306,23 @@ class _Careful:
 
     def choose_colour(self) -> dict:
         choices = _of_type(self.actions, "choose_colour")
-        best, best_score = None, float("-inf")
-        for action in choices:
-            after, _ = self.outcome(self.state, action)
-            if after is None:
-                continue
-            touches = _of_type(legal_actions(after), "touch")
-            touch, risk = self.safest_touch(after, touches)
-            score = -risk if touch is not None else float("-inf")
-            if best is None or score > best_score:
-                best, best_score = action, score
-        if best_score == float("-inf") and _of_type(self.actions, "ask_platform"):
-            return _of_type(self.actions, "ask_platform")[0]
+        claim = _of_type(self.actions, "ask_platform")
+        # Rather than hand the seal away by a claim, it accepts more risk (CLAIM_AVERSION).
+        for accept in (self.accepted(), self.accepted() * CLAIM_AVERSION):
+            best, best_score = None, float("-inf")
+            for action in choices:
+                after, _ = self.outcome(self.state, action)
+                if after is None:
+                    continue
+                touches = _of_type(legal_actions(after), "touch")
+                touch, risk = self.safest_touch(after, touches, accept)
+                score = -risk if touch is not None else float("-inf")
+                if best is None or score > best_score:
+                    best, best_score = action, score
+            if best_score > float("-inf") or not claim:
+                break
+        if best_score == float("-inf") and claim:
+            return claim[0]
         return best or choices[0]
 
     def margin_after(self, change) -> float:

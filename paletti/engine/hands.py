@@ -10,10 +10,14 @@ unsteadiness, as a person's aim does (the faster a movement, the larger its spre
   and unsteadiness. A column forced upward lifts what it carries; a column gripped off its
   middle tips as friction holds its ends, and its diagonal, longer than its height, lifts the
   platform; friction drags the platform as long as the column slides under it.
+- **The way out.** The column goes out the way the builder's eye finds freest; it and the
+  hand stray to either side as far as the hand wavers, so a hurried hand meets neighbours a
+  careful one passes. A hand that feels one move stops after a person's reaction time; a
+  build that moved another column has failed (rule 6 of the French record).
 - **Steadying (rule 1 of the French record).** The builder may steady, even slightly lift,
-  the platforms with the other hand while a column is pulled out. The second hand holds the
-  platform above with a force that grows with steadiness: a careful builder holds the
-  platform still while drawing the column out; a careless one barely touches it.
+  the platforms with the other hand while a column is pulled out. The second hand is used
+  in proportion to care: a careful builder holds the platform still while drawing the
+  column out; a hurried one pulls with one hand.
 - **Placement.** The column is set down at the aimed spot, off by a small error, tilted by a
   small angle, at a downward speed: a hurried, unsteady hand misses its spot further and
   sets the column down harder and more askew, so it can rock, skid or fall over, and jolt
@@ -43,10 +47,10 @@ STEADINESS_DEFAULT = 0.8
 # Pull. The grip lies up to GRIP_OFFSET mm above or below the column's middle, times
 # (1 - steadiness). Estimate.
 GRIP_OFFSET = 20.0
-# The hand's up-and-down waver while pulling (mm): amplitude = WAVER * speed (mm/s) *
-# (1 - steadiness) (a person's spread grows with the speed of the movement). Estimate: a
-# careless pull at 400 mm/s with steadiness 0.5 wavers about 1 mm; a careful one at
-# 50 mm/s and 0.95, 0.01 mm.
+# The hand's waver while pulling (mm), up and down and to either side: amplitude = WAVER *
+# speed (mm/s) * (1 - steadiness) (the spread of a quick aimed movement grows in proportion
+# to its speed: Schmidt's law of motor control). Estimate: a careless pull at 400 mm/s with
+# steadiness 0.5 wavers about 10 mm; a careful one at 50 mm/s and 0.97, 0.08 mm.
 WAVER = 0.05
 # Jerks along the pull: its speed varies by up to this fraction of itself, times
 # (1 - steadiness). Estimate.
@@ -56,8 +60,8 @@ WOBBLE_FREQUENCIES = (3.0, 7.0, 5.0)
 # Most force the fingers pull with (g mm/s2): about 3 N, far above any column's friction.
 GRIP_FORCE = 3.0e6
 # The steadying hand holds the platform above with at most this fraction of the weight it
-# carries, times steadiness squared (estimate: a careful builder's fingertips hold the
-# board nearly still; a careless one's barely touch it).
+# carries, times care squared, care = (steadiness - 0.5) / 0.5 clipped to 0-1 (estimate: a
+# careful builder's fingertips hold the board nearly still; a hurried one uses one hand).
 STEADYING = 0.6
 # The pulled column is lifted away once its trailing edge is this far past the platform
 # above (mm).
@@ -126,6 +130,12 @@ def pull_path(gesture: Gesture, chance: Chance, distance: float):
     return duration, position
 
 
+def spread(gesture: Gesture) -> float:
+    """How far (mm) the hand and the column it draws stray to either side of their path:
+    as far as the hand wavers up and down (a hand's spread is the same every way)."""
+    return WAVER * gesture.speed * (1.0 - gesture.steadiness)
+
+
 def grip_offset(gesture: Gesture, chance: Chance) -> float:
     """Where the hand grips the column, mm above (+) or below its middle."""
     return GRIP_OFFSET * (1.0 - gesture.steadiness) * chance.grip
@@ -133,7 +143,8 @@ def grip_offset(gesture: Gesture, chance: Chance) -> float:
 
 def steadying_force(gesture: Gesture, carried_mass: float) -> float:
     """Most force (g mm/s2) the second hand holds the platform above with (rule 1)."""
-    return STEADYING * gesture.steadiness**2 * carried_mass * 9810.0
+    care = min(1.0, max(0.0, (gesture.steadiness - 0.5) / 0.5))
+    return STEADYING * care**2 * carried_mass * 9810.0
 
 
 def placement_error(gesture: Gesture, chance: Chance) -> tuple[float, float, float]:

@@ -39,6 +39,10 @@ TABLE_HALF_LENGTH = 2000.0
 
 SOLID = 1  # table, base, platforms
 COLUMN = 2
+# A column being drawn out, and the columns standing in its way (in 3-D, across the plane's
+# depth, near enough to be met by it or the hand): they collide with each other.
+DRAWN = 1 << 12
+IN_THE_WAY = 1 << 13
 # Columns set on columns (red): the n-th of a stack collides with the one below it.
 STACK_BITS = 8
 
@@ -62,6 +66,8 @@ class Piece:
     dynamic: bool = True
     column: bool = False
     stack_depth: int = 0
+    # "drawn" for the column a hand draws out, "in_the_way" for those it meets.
+    role: str = ""
     angle: float = 0.0
     velocity: tuple[float, float] = (0.0, 0.0)
     angular_velocity: float = 0.0
@@ -113,6 +119,8 @@ class Run:
     # Per tracked body: how far its centre of mass went along the plane, least, most and
     # last, from where it started, while tracked (Scene.tracking).
     excursions: dict = field(default_factory=dict)
+    # Per tracked body: its least and most angle (rad) while tracked, from where it started.
+    tilts: dict = field(default_factory=dict)
 
 
 class Scene:
@@ -185,6 +193,10 @@ class Scene:
             category = COLUMN | stack_category(piece.stack_depth)
             mask = SOLID | (stack_category(piece.stack_depth - 1) if piece.stack_depth else 0)
             mask |= stack_category(piece.stack_depth + 1)
+            if piece.role == "drawn":
+                category, mask = category | DRAWN, mask | IN_THE_WAY
+            elif piece.role == "in_the_way":
+                category, mask = category | IN_THE_WAY, mask | DRAWN
             shape.filter = pymunk.ShapeFilter(categories=category, mask=mask)
         else:
             shape.filter = pymunk.ShapeFilter(categories=SOLID, mask=pymunk.ShapeFilter.ALL_MASKS())
@@ -250,12 +262,16 @@ class Scene:
             poses = {key: self.pose(key) for key in self.bodies}
             if record:
                 run.frames.append((steps * STEP, poses))
-            if self.tracking:
-                for key, start in centres.items():
-                    if key in self.bodies:
-                        moved = self.centre_of_mass(key) - start
-                        low, high, _ = run.excursions.get(key, (moved, moved, moved))
-                        run.excursions[key] = (min(low, moved), max(high, moved), moved)
+            for key, start in centres.items():
+                if key not in self.bodies:
+                    continue
+                turned = self.bodies[key].angle - starts[key][2]
+                least, most = run.tilts.get(key, (turned, turned))
+                run.tilts[key] = (min(least, turned), max(most, turned))
+                if self.tracking:
+                    moved = self.centre_of_mass(key) - start
+                    low, high, _ = run.excursions.get(key, (moved, moved, moved))
+                    run.excursions[key] = (min(low, moved), max(high, moved), moved)
             if not run.collapsed:
                 failure = self._failure(poses, watch)
                 if failure is not None:

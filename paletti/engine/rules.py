@@ -923,11 +923,26 @@ def _do_pull(ctx: _Context, seat: int, action: dict) -> None:
         "column": column_id,
         "origin": {k: column[k] for k in ("x", "z", "level", "where", "on")},
     }
-    collapse = _moved(ctx, villa.pull(rules, column_id, gesture, ctx.hand(), record=ctx.record))
+    outcome = villa.pull(rules, column_id, gesture, ctx.hand(), record=ctx.record)
+    collapse = _moved(ctx, outcome)
     column["where"] = "hand"
     column["pose"] = column["side"] = None
     if collapse:
         _collapse_event(rules, collapse, seat, ctx.events)
+        return
+    if outcome.knocked:
+        # Rule 6 of the French record: one may not move the other columns. The villa
+        # stands; what moved was put back (villa.pull), and the build has failed.
+        ctx.events.append(
+            _event(
+                "pull_failed",
+                "The column moved another column on its way out: the build has failed.",
+                column=column_id,
+                moved=outcome.knocked,
+                problem="moved_another",
+            )
+        )
+        _give_up_build(ctx, seat, column_id, rules["holding"])
         return
     rules.update(phase=PHASE_HOLDING, touched=None, touch_load=None)
     ctx.events.append(

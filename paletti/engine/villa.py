@@ -26,6 +26,7 @@ from .hands import (
     grip_offset,
     placement_error,
     pull_path,
+    spread,
     steadying_force,
 )
 from .motion import FRAME_STEPS, STEP, Piece, Plane, Scene
@@ -168,6 +169,8 @@ class Outcome:
     collapse: dict | None = None
     # A placed column that fell over or off by itself while the villa stood.
     fell_alone: bool = False
+    # The columns a pull moved on its way out while the villa stood (they are put back).
+    knocked: list = field(default_factory=list)
 
 
 # -- frames ---------------------------------------------------------------------------
@@ -397,19 +400,113 @@ def settle_after(
 # -- a pull -------------------------------------------------------------------------------
 
 
-def _exit(rules: dict, column: dict, above: dict) -> tuple[tuple[float, float], float]:
-    """The way out from under the platform above (the shortest of the four), and how far
-    the column's centre must go until its trailing edge is clear of it."""
-    half = PLATFORM_LENGTHS[above["index"]] / 2
+# Ways out a builder may draw a column along: 32 directions, every 11.25 degrees.
+EXIT_DIRECTIONS = 32
+# How much room (mm) a builder's eye wants between the column drawn out and a neighbour
+# before calling the way free (our estimate).
+EYE_CLEARANCE = 1.0
+
+
+def _reach(column: dict, above: dict, direction: tuple[float, float]) -> float:
+    """How far the column's centre must go along `direction` until its trailing edge is
+    clear of the platform above (plus PULL_CLEARANCE)."""
+    half = PLATFORM_LENGTHS[above["index"]] / 2 + radius(column["id"])
+    reach = math.inf
+    offsets = (column["x"] - above["x"], column["z"] - above["z"])
+    for offset, d in zip(offsets, direction, strict=True):
+        if abs(d) > 1e-9:
+            reach = min(reach, (half - offset * math.copysign(1.0, d)) / abs(d))
+    return max(0.0, reach) + PULL_CLEARANCE
+
+
+def _met(rules: dict, column: dict, direction, distance: float, room: float) -> list:
+    """The columns standing beside `column` (on what it stands on) that it, or the hand
+    drawing it, meets on its way `distance` mm along `direction`, the hand straying up to
+    `room` mm to either side: [(column, contact)], where `contact` is ("graze", (dx, dz)):
+    it is brushed aside by that much as the column slides past (its centre lies off the
+    path by more than half the two radii), or ("ahead", mm): it is in the way and would be
+    pushed along that far."""
     r = radius(column["id"])
-    options = [
-        ((1.0, 0.0), above["x"] + half - column["x"]),
-        ((-1.0, 0.0), column["x"] - (above["x"] - half)),
-        ((0.0, 1.0), above["z"] + half - column["z"]),
-        ((0.0, -1.0), column["z"] - (above["z"] - half)),
-    ]
-    direction, reach = min(options, key=lambda o: o[1])
-    return direction, reach + r + PULL_CLEARANCE
+    dx, dz = direction
+    met = []
+    for other in rules["columns"]:
+        if (
+            other["id"] == column["id"]
+            or not _in_play(other)
+            or other.get("on") is not None
+            or other["level"] != column["level"]
+        ):
+            continue
+        ox, oz = other["x"] - column["x"], other["z"] - column["z"]
+        along = ox * dx + oz * dz
+        across = -ox * dz + oz * dx
+        reach = r + radius(other["id"])
+        # The hand strays towards it by `room`: how far apart the two centres pass.
+        apart = max(0.0, abs(across) - room)
+        if along <= 0 or along > distance + reach or apart >= reach:
+            continue
+        if apart >= reach / 2:
+            side = math.copysign(1.0, across) if across else 1.0
+            brush = reach - apart
+            met.append((other, ("graze", (-dz * side * brush, dx * side * brush))))
+        else:
+            contact = along - math.sqrt(reach * reach - apart * apart)
+            met.append((other, ("ahead", max(0.0, distance - max(0.0, contact)))))
+    return met
+
+
+def _displacement(contact) -> float:
+    kind, amount = contact
+    return math.hypot(*amount) if kind == "graze" else amount
+
+
+def _exit(rules: dict, column: dict, above: dict) -> tuple[tuple[float, float], float]:
+    """The way a builder draws the column out from under the platform above: of
+    EXIT_DIRECTIONS directions, the one along which it would push its neighbours least
+    (judged by eye, with EYE_CLEARANCE of room), then the shortest; and how far the
+    column's centre must go until its trailing edge is clear of the platform."""
+    best = None
+    for k in range(EXIT_DIRECTIONS):
+        angle = math.tau * k / EXIT_DIRECTIONS
+        direction = (round(math.cos(angle), 12), round(math.sin(angle), 12))
+        distance = _reach(column, above, direction)
+        pushed = dropped = 0.0
+        for other, contact in _met(rules, column, direction, distance, EYE_CLEARANCE):
+            pushed += _displacement(contact)
+            if contact[0] == "ahead":
+                dropped += _off_its_board(rules, other, direction, contact[1])
+        cost = (dropped, round(pushed, 6), distance)
+        if best is None or cost < best[0]:
+            best = (cost, direction, distance)
+    return best[1], best[2]
+
+
+def pushed_on_the_way_out(rules: dict, column_id: int, room: float) -> float:
+    """How far (mm) drawing the column out by its best way would push its neighbours, with
+    `room` mm of a hand's spread to each side (0: a free way out, or nothing above it)."""
+    column = rules["columns"][column_id]
+    level = column["level"]
+    if level >= rules["laid"]:
+        return 0.0
+    above = rules["platforms"][level]
+    if above.get("x") is None or not _under(above, column):
+        return 0.0
+    direction, distance = _exit(rules, column, above)
+    met = _met(rules, column, direction, distance, room)
+    return sum(_displacement(contact) for _, contact in met)
+
+
+def _off_its_board(rules: dict, column: dict, direction, push: float) -> bool:
+    """Whether pushing `column` `push` mm along `direction` would take its centre to
+    within its radius of the edge of what it stands on (the base, or its platform)."""
+    if column["level"] == 0:
+        cx, cz, half = 0.0, 0.0, HALF_BASE
+    else:
+        board = rules["platforms"][column["level"] - 1]
+        cx, cz, half = board["x"], board["z"], PLATFORM_LENGTHS[board["index"]] / 2
+    x, z = column["x"] + push * direction[0], column["z"] + push * direction[1]
+    limit = half - radius(column["id"])
+    return abs(x - cx) > limit or abs(z - cz) > limit
 
 
 def _under(platform: dict, column: dict) -> bool:
@@ -492,7 +589,14 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
         and c.get("on") is None
         and _under(above, c)
     ]
-    for c in supports:
+    # The neighbours the column or the hand meets on the way out: the hand's spread to the
+    # side is as wide as its waver (hands.py); they are pushed along if met.
+    met = _met(rules, column, (dx, dz), distance, spread(gesture))
+    in_the_way = [c for c, contact in met if contact[0] == "ahead"]
+    grazed = [(c, contact[1]) for c, contact in met if contact[0] == "graze"]
+    met_ids = {c["id"] for c in in_the_way}
+    beside = supports + [c for c in in_the_way if c not in supports]
+    for c in beside:
         scene.add(
             Piece(
                 column_key(c["id"]),
@@ -502,6 +606,7 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
                 COLUMN_HEIGHT / 2,
                 COLUMNS[c["id"]].mass,
                 column=True,
+                role="in_the_way" if c["id"] in met_ids else "",
             )
         )
     body = scene.add(
@@ -513,6 +618,7 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
             COLUMN_HEIGHT / 2,
             COLUMNS[column_id].mass,
             column=True,
+            role="drawn",
         )
     )
     # The hand: a kinematic body, pinned to the column at the grip.
@@ -526,10 +632,22 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
     steady.max_force = steadying_force(gesture, total)
     scene.space.add(hand, pin, steady)
     duration, path = pull_path(gesture, chance, distance)
-    state = {"out": False, "t_out": None}
+    state = {"out": False, "t_out": None, "met": None, "stopped": False}
+    way = {column_key(c["id"]): (plane.along(c["x"], c["z"]), start_y) for c in in_the_way}
 
     def drive(t: float, dt: float) -> bool:
-        if state["out"]:
+        if state["out"] or state["stopped"]:
+            return False
+        if state["met"] is None:
+            for body_key, (s0, y0) in way.items():
+                position = scene.bodies[body_key].position
+                if abs(position.x - s0) + abs(position.y - y0) > FELT_MOVE:
+                    state["met"] = t
+                    break
+        if state["met"] is not None and t >= state["met"] + REACTION_TIME:
+            # The hand felt the neighbour move and stops; it lets go of the column.
+            scene.space.remove(pin, hand, steady)
+            state["stopped"] = True
             return False
         if t >= duration:
             scene.space.remove(pin, hand, steady)
@@ -543,6 +661,8 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
         hand.velocity = ((target[0] - hand.position.x) / dt, (target[1] - hand.position.y) / dt)
         return True
 
+    # A collapse is the platform or a support giving way; a neighbour knocked off its
+    # board while the villa stands is not (see `knocked` below).
     watch = {platform_key(index)} | {column_key(c["id"]) for c in supports}
     # The load's centre is followed once the column no longer holds it up.
     scene.tracked = {platform_key(index)}
@@ -556,22 +676,60 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
         frames.sort(key=lambda f: f["t"])
     column["where"] = "hand"
     if run.collapsed:
-        _apply_planar(rules, run, plane, platform_key(index), members, supports)
+        _apply_planar(rules, run, plane, platform_key(index), members, beside)
         kick = _kick(run, plane, platform_key(index), members)
         out = fall(rules, record=record, t0=frames[-1]["t"] if frames else 0.0, kick=kick)
         out.frames = frames + out.frames
         out.steps += run.steps
         return out
-    _apply_planar(rules, run, plane, platform_key(index), members, supports)
+    before = _rest_places(rules)
+    _apply_planar(rules, run, plane, platform_key(index), members, beside)
+    # The neighbours it brushed past are pushed aside (in 3-D, across the plane).
+    for c, (gx, gz) in grazed:
+        c["x"], c["z"] = c["x"] + gx, c["z"] + gz
     out = settle_after(
         rules,
         record=record,
         t0=frames[-1]["t"] if frames else 0.0,
-        rocked=_rocking(run, plane, platform_key(index)),
+        rocked=_rocking(run, plane, platform_key(index))
+        | tilting(rules, index, run.tilts.get(platform_key(index)), plane),
     )
     out.frames = frames + out.frames
     out.steps += run.steps
+    knocked = [c["id"] for c in in_the_way if _was_moved(run.tracks.get(column_key(c["id"])))]
+    knocked += [c["id"] for c, shift in grazed if math.hypot(*shift) > KNOCK_TOLERANCE]
+    if state["stopped"] and not knocked:
+        knocked = [c["id"] for c in in_the_way]
+    if out.collapse is None and knocked:
+        # The villa stands, but the column or the hand moved another column, which the
+        # French record forbids (rule 6: "ni déplacer les autres colonnes"); and rule 1
+        # asks the platforms back in their places. What moved is put back; the caller
+        # treats the build as failed.
+        for key, (x, z) in before.items():
+            piece = _piece(rules, key)
+            if piece is not column:
+                piece["x"], piece["z"] = x, z
+        out.knocked = knocked
     return out
+
+
+# A hand that feels a neighbour move (by FELT_MOVE mm) stops after a person's reaction
+# time to touch (about 0.15 s: our estimate), having gone on at its speed meanwhile: a slow
+# hand stops within millimetres, a fast one goes through.
+FELT_MOVE = 0.5
+REACTION_TIME = 0.15
+# A neighbour moved by more than this (mm, or its height times the tilt) has been moved
+# (our estimate of what players at the table would see).
+KNOCK_TOLERANCE = 2.0
+
+
+def _was_moved(track) -> bool:
+    if track is None:
+        return False
+    ds = track.end[0] - track.start[0]
+    dy = track.end[1] - track.start[1]
+    tilt = abs(track.end[2] - track.start[2]) * COLUMN_HEIGHT
+    return max(abs(ds), abs(dy), tilt) > KNOCK_TOLERANCE
 
 
 def _rocking(run, plane: Plane, key: str) -> dict:
@@ -586,6 +744,56 @@ def _rocking(run, plane: Plane, key: str) -> dict:
         if abs(swing) > 1e-6:
             swings.append((swing * plane.dx, swing * plane.dz))
     return {key: swings}
+
+
+def load_height(rules: dict, piece: str) -> float:
+    """How high (mm) the centre of mass of what rests at interface `piece` (a platform's
+    assembly, or a column with what is set on it) lies above the surface it rests on."""
+    keys = _assembly_keys(rules, piece)
+    mass = moment = 0.0
+    for key in keys:
+        if key[0] == "p":
+            m, y = PLATFORM_MASSES[int(key[1:])], platform_y(int(key[1:]))
+        else:
+            column = rules["columns"][int(key[1:])]
+            m, y = COLUMNS[column["id"]].mass, column_bottom(rules, column) + COLUMN_HEIGHT / 2
+        mass += m
+        moment += m * y
+    if piece[0] == "p":
+        contact = platform_y(int(piece[1:])) - PLATFORM_THICKNESS / 2
+    else:
+        contact = column_bottom(rules, rules["columns"][int(piece[1:])])
+    return moment / mass - contact if mass else 0.0
+
+
+def tilting(rules: dict, index: int, tilt: tuple | None, plane: Plane) -> dict:
+    """What a tilt of platform `index` during a motion did to everything resting on it:
+    {piece: [(dx, dz), ...]}, for every interface above it, how far its load's centre
+    moved, relative to what it rests on, at the most the platform turned either way.
+
+    The pieces above a platform ride on it rigidly in the plane's simulation; tilted by an
+    angle a, a load whose centre lies h above what it rests on leans h tan(a) off it,
+    downhill, as if gravity were tilted by a (a quasi-static reading: our estimate)."""
+    if not tilt:
+        return {}
+    shifts: dict = {}
+    interfaces = analyse(rules).interfaces
+    for interface in interfaces:
+        key = interface.piece
+        if key[0] == "p":
+            above = int(key[1:]) > index
+        else:
+            above = rules["columns"][int(key[1:])]["level"] > index
+        if not above:
+            continue
+        height = load_height(rules, key)
+        for angle in tilt:
+            if abs(angle) < 1e-6:
+                continue
+            # A turn by +a (counter-clockwise in the plane) moves what is above towards -s.
+            lean = -height * math.tan(angle)
+            shifts.setdefault(key, []).append((lean * plane.dx, lean * plane.dz))
+    return shifts
 
 
 def _apply_planar(rules, run, plane: Plane, platform: str, members, supports) -> None:

@@ -1,0 +1,152 @@
+"""What a hand's skill changes (docs/paletti.md, "The hand"): its path strays to the side
+as far as it wavers, so a fast unsteady hand meets neighbours a slow steady one passes; a
+hand that feels a neighbour move stops after a person's reaction time, and a build that
+moved another column has failed (rule 6 of the French record); the second hand (rule 1)
+is used in proportion to care; a platform tilted under a load leans the load."""
+
+import copy
+import math
+import random
+
+from paletti.engine import apply_action, choose_action, new_match, villa
+from paletti.engine.hands import Gesture, spread, steadying_force
+
+CAREFUL = {"speed": 40, "steadiness": 0.97}
+CARELESS = {"speed": 400, "steadiness": 0.5}
+
+
+def _places(rules: dict) -> dict:
+    places = {("c", c["id"]): (c["x"], c["z"]) for c in rules["columns"]}
+    places |= {("p", p["index"]): (p["x"], p["z"]) for p in rules["platforms"] if p.get("x")}
+    return places
+
+
+def _first(table, test):
+    """The first touchable column (choosing a colour first if need be) that passes test."""
+    if table.rules["phase"] == "choose_colour":
+        for choice in table.legal("choose_colour"):
+            state = apply_action(table.state, choice).state
+            found = [a["column"] for a in _touches(state) if test(state.rules, a["column"])]
+            if found:
+                table.state = state
+                return found[0]
+        return None
+    found = [c for c in table.touchable() if test(table.rules, c)]
+    return found[0] if found else None
+
+
+def _touches(state):
+    from paletti.engine import legal_actions
+
+    return [a for a in legal_actions(state) if a["type"] == "touch"]
+
+
+def _boxed_setup(column_id: int) -> dict:
+    """Every column under blue in tight rows (23-24 mm apart), `column_id` in the middle of
+    the left block, its eight neighbours around it: no way out passes them all."""
+    from paletti.engine import COLUMNS
+
+    slots = [(-63.0, 0.0)]
+    around = [(x, z) for x in (-86.0, -63.0, -40.0) for z in (-24.0, 0.0, 24.0)]
+    slots += [slot for slot in around if slot != (-63.0, 0.0)]
+    slots += [(x, z) for z in (-48.0, 48.0) for x in (-86.0, -63.0, -40.0)]
+    slots += [(x, z) for x in (40.0, 63.0, 86.0) for z in (-48.0, -24.0, 0.0, 24.0, 48.0)]
+    ids = [column_id] + [c.id for c in COLUMNS if c.id != column_id]
+    return {"columns": [{"id": i, "x": x, "z": z} for i, (x, z) in zip(ids, slots)], "blue_x": 0.0}
+
+
+def test_a_boxed_in_column_pulled_slowly_moves_a_neighbour_a_little_and_the_build_fails(
+    make_table,
+):
+    # Columns stand in tight rows: the middle one has no way out that passes all its
+    # neighbours. A slow, steady hand feels the one it meets move and stops; the build has
+    # failed, and everything is put back where it stood.
+    column = make_table(7, 4).touchable()[0]
+    table = make_table(7, 4, options={"setup": _boxed_setup(column)})
+    assert villa.pushed_on_the_way_out(table.rules, column, 0.0) > villa.KNOCK_TOLERANCE
+    before = _places(table.rules)
+    table.act(type="touch", column=column)
+    table.act(type="pull", column=column, **CAREFUL)
+    assert "pull_failed" in table.codes(), table.codes()
+    assert table.rules["collapse"] is None
+    assert _places(table.rules) == before
+    assert table.rules["columns"][column]["locked"] is True
+    assert table.rules["columns"][column]["where"] == "base"
+
+
+def test_a_fast_unsteady_hand_meets_the_neighbour_a_slow_steady_one_passes(make_table):
+    # A column with a free way out by eye, a neighbour a few millimetres off its path.
+    careless_room = spread(Gesture(CARELESS["speed"], CARELESS["steadiness"]))
+    careful_room = spread(Gesture(CAREFUL["speed"], CAREFUL["steadiness"]))
+    assert careless_room > 5.0 > 0.1 > careful_room
+
+    def close_call(rules, column):
+        free = villa.pushed_on_the_way_out(rules, column, villa.EYE_CLEARANCE) == 0
+        return free and villa.pushed_on_the_way_out(rules, column, careless_room) > 0
+
+    outcomes = {}
+    for seed in range(20, 40):
+        table = make_table(seed, 2)
+        column = _first(table, close_call)
+        if column is None:
+            continue
+        table.act(type="touch", column=column)
+        touched = table.state
+        for name, hand in (("careful", CAREFUL), ("careless", CARELESS)):
+            result = apply_action(touched, {"type": "pull", "column": column, **hand})
+            codes = [e["code"] for e in result.events]
+            outcomes.setdefault(name, []).append(
+                "pulled" if "pulled" in codes else ("collapse" if "collapse" in codes else "failed")
+            )
+    assert len(outcomes.get("careful", [])) >= 3
+    assert set(outcomes["careful"]) == {"pulled"}
+    assert "pulled" not in outcomes["careless"]
+
+
+def test_the_second_hand_is_used_in_proportion_to_care():
+    weight = 300.0
+    assert steadying_force(Gesture(400, 0.5), weight) == 0.0
+    assert steadying_force(Gesture(400, 0.3), weight) == 0.0
+    held = [steadying_force(Gesture(60, s), weight) for s in (0.6, 0.8, 0.95, 1.0)]
+    assert held == sorted(held) and held[0] > 0.0
+    # At most a fraction of the weight it steadies: a hand does not carry the platform.
+    assert held[-1] < weight * 9810.0
+
+
+def test_a_column_on_a_platform_tilted_past_its_balance_tips_with_it(table):
+    # A thin column (foot radius 6.4 mm, its centre 30 mm up) on blue: tilted 5 degrees it
+    # leans 2.6 mm and stands; tilted 14 degrees it leans 7.5 mm, past its foot's edge, and
+    # falls.
+    if table.rules["phase"] == "choose_colour":
+        table.act(type="choose_colour", colour=table.legal("choose_colour")[0]["colour"])
+    thin = [c for c in table.touchable() if villa.radius(c) < 8.0]
+    table.move(x=0.0, lane=1, column=thin[0])
+    rules = table.rules
+    assert [c["id"] for c in rules["columns"] if c["level"] == 1] == [thin[0]]
+    plane = villa.Plane(0.0, 0.0, 1.0, 0.0)
+    for degrees, falls in ((5.0, False), (14.0, True)):
+        copy_of = copy.deepcopy(rules)
+        tilt = (-math.radians(degrees), math.radians(degrees))
+        rocked = villa.tilting(copy_of, 0, tilt, plane)
+        outcome = villa.settle_after(copy_of, record=False, rocked=rocked)
+        assert (outcome.collapse is not None) is falls, degrees
+
+
+def test_the_bots_draw_out_only_columns_with_a_free_way_out_by_eye():
+    state = new_match(31, 4)
+    rng = random.Random("free way")
+    seen = 0
+    while state.rules["phase"] != "over" and state.rules["actions"] < 120:
+        level = "careful" if state.rules["actions"] % 2 else "easy"
+        action = choose_action(state, level, rng)
+        if action["type"] == "touch":
+            free = [
+                a["column"]
+                for a in _touches(state)
+                if villa.pushed_on_the_way_out(state.rules, a["column"], villa.EYE_CLEARANCE) == 0
+            ]
+            if free:
+                assert action["column"] in free
+                seen += 1
+        state = apply_action(state, action, record=False).state
+    assert seen >= 10
