@@ -216,8 +216,8 @@ class _Careful:
         # Nor does a person draw a column out whose way out is blocked: it would move
         # another column (rule 6), at best a failed build.
         hand = self.hand["pull"]
-        room = spread(Gesture(hand["speed"], hand["steadiness"]))
-        if villa.pushed_on_the_way_out(rules, column_id, room) > 0:
+        room = max(villa.EYE_CLEARANCE, spread(Gesture(hand["speed"], hand["steadiness"])))
+        if villa.pushed_on_the_way_out(rules, column_id, room) > villa.KNOCK_TOLERANCE:
             return float("inf")
         load = villa.column_load(rules, column_id)
         return load / LOAD_PER_RISK + MARGIN_RISK / max(margin, 0.5)
