@@ -185,6 +185,7 @@ def _frames_from(run, plane: Plane, members: dict, rules_pieces: dict, t0: float
     frames = []
     last: dict = {}
     seen: dict = {}
+    dx, dz = plane.dx, plane.dz
     for t, poses in run.frames:
         front, side = {}, {}
         for body_key, (s, y, angle) in poses.items():
@@ -196,16 +197,19 @@ def _frames_from(run, plane: Plane, members: dict, rules_pieces: dict, t0: float
             group = members.get(body_key, [(body_key, None, None)])
             start = run.tracks[body_key].start if body_key in run.tracks else (s, y, angle)
             c, n = math.cos(angle - start[2]), math.sin(angle - start[2])
+            a_front = q(angle * dx, ANGLE_SCALE)
+            a_side = q(angle * dz, ANGLE_SCALE)
             for key, s0, y0 in group:
                 if s0 is None:
-                    s1, y1 = s, y
+                    s1, y1, shift = s, y, s - start[0]
                 else:
                     rs, ry = s0 - start[0], y0 - start[1]
                     s1, y1 = s + rs * c - ry * n, y + rs * n + ry * c
+                    shift = s1 - s0
                 x0, z0 = rules_pieces[key]
-                x1, z1 = plane.to_world(s0 if s0 is not None else start[0], s1, x0, z0)
-                pose_f = [q(x1, POS_SCALE), q(y1, POS_SCALE), q(angle * plane.dx, ANGLE_SCALE)]
-                pose_s = [q(z1, POS_SCALE), q(y1, POS_SCALE), q(angle * plane.dz, ANGLE_SCALE)]
+                y1 = q(y1, POS_SCALE)
+                pose_f = [q(x0 + shift * dx, POS_SCALE), y1, a_front]
+                pose_s = [q(z0 + shift * dz, POS_SCALE), y1, a_side]
                 if last.get(key) != (pose_f, pose_s):
                     front[key] = pose_f
                     side[key] = pose_s
@@ -391,7 +395,8 @@ def settle_after(
         if interface is None:
             continue
         for dx, dz in swings:
-            if interface.margin_if_moved(dx, dz) < 0:
+            # A centre moved by less than its margin is still inside what it rests on.
+            if math.hypot(dx, dz) >= interface.margin and interface.margin_if_moved(dx, dz) < 0:
                 length = math.hypot(dx, dz)
                 return fall(rules, record=record, t0=t0, swing=(piece, (dx / length, dz / length)))
     return Outcome()
@@ -777,15 +782,11 @@ def tilting(rules: dict, index: int, tilt: tuple | None, plane: Plane) -> dict:
     if not tilt:
         return {}
     shifts: dict = {}
-    interfaces = analyse(rules).interfaces
-    for interface in interfaces:
-        key = interface.piece
-        if key[0] == "p":
-            above = int(key[1:]) > index
-        else:
-            above = rules["columns"][int(key[1:])]["level"] > index
-        if not above:
-            continue
+    # Every piece above that may rest at an interface (`settle_after` checks those that do).
+    keys = [platform_key(p["index"]) for p in rules["platforms"] if p.get("x") is not None]
+    keys = [k for k in keys if int(k[1:]) > index]
+    keys += [column_key(c["id"]) for c in rules["columns"] if _in_play(c) and c["level"] > index]
+    for key in keys:
         height = load_height(rules, key)
         for angle in tilt:
             if abs(angle) < 1e-6:
