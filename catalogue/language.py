@@ -22,7 +22,7 @@ LANGUAGE_RANGE = (
     r"\s*{}(?:-[a-z0-9]{{1,8}})*\s*"
     r"(?:;\s*q\s*=\s*(?P<weight>0(?:\.[0-9]{{0,3}})?|1(?:\.0{{0,3}})?))?\s*"
 )
-# Django reads no further into the header than this either.
+# Django reads no further into Accept-Language than this either.
 ACCEPT_LANGUAGE_MAX_LENGTH = 500
 
 
@@ -35,12 +35,14 @@ def visitor_language(request, *, check_path: bool = True) -> str:
     who asks for nothing it offers: English is this visitor's language only when they
     name it."""
     language = translation.get_language_from_request(request, check_path=check_path)
-    if language != settings.LANGUAGE_CODE or _names(request, language, check_path=check_path):
+    if language != settings.LANGUAGE_CODE or _asks_for(request, language, check_path=check_path):
         return language
     return settings.VISITOR_LANGUAGE
 
 
-def _names(request, language: str, *, check_path: bool) -> bool:
+def _asks_for(request, language: str, *, check_path: bool) -> bool:
+    """Whether the path, the language cookie or Accept-Language (with a weight above 0)
+    names ``language``."""
     if check_path and translation.get_language_from_path(request.path_info) == language:
         return True
     cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
@@ -50,7 +52,10 @@ def _names(request, language: str, *, check_path: bool) -> bool:
                 return True
         except LookupError:
             pass
-    header = request.META.get("HTTP_ACCEPT_LANGUAGE", "")[:ACCEPT_LANGUAGE_MAX_LENGTH]
+    header = request.META.get("HTTP_ACCEPT_LANGUAGE", "")
+    if len(header) > ACCEPT_LANGUAGE_MAX_LENGTH:
+        # As Django does: the ranges before the last comma within the limit, if any.
+        header = header[: max(0, header.rfind(",", 0, ACCEPT_LANGUAGE_MAX_LENGTH))]
     named = re.compile(LANGUAGE_RANGE.format(re.escape(language)), re.IGNORECASE)
     for part in header.split(","):
         match = named.fullmatch(part)

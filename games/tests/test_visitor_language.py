@@ -57,6 +57,7 @@ def test_a_string_missing_from_a_catalogue_reads_in_english(
         ({"HTTP_ACCEPT_LANGUAGE": "de-DE,de;q=0.9"}, "fr"),
         ({"HTTP_ACCEPT_LANGUAGE": "en;q=0"}, "fr"),
         ({"HTTP_ACCEPT_LANGUAGE": "*"}, "fr"),
+        ({"HTTP_ACCEPT_LANGUAGE": "de;q=0.9," * 60 + "en"}, "fr"),
         ({"HTTP_ACCEPT_LANGUAGE": "en-GB,en;q=0.9"}, "en"),
         ({"HTTP_ACCEPT_LANGUAGE": "de, en-US;q=0.5"}, "en"),
         ({"HTTP_ACCEPT_LANGUAGE": "da, en;q=0.5"}, "da"),
