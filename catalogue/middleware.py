@@ -1,9 +1,11 @@
 """Refuse, before any view reads them, requests no view should have to survive."""
 
 from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from . import errors
+from .language import visitor_language
 
 NUL_CHARACTER = _("The request contains a NUL character, which no field can hold.")
 BODY_TOO_LARGE = _("The request body is too large: at most %(limit)s bytes.")
@@ -30,10 +32,13 @@ class RequestGuardMiddleware:
             except ValueError:
                 length = 0
             if length > settings.API_MAX_BODY_BYTES:
-                detail = BODY_TOO_LARGE % {"limit": settings.API_MAX_BODY_BYTES}
-                return errors.json_error(413, "body_too_large", detail)
+                # Refused before LocaleMiddleware: said in the visitor's language all the same.
+                with translation.override(visitor_language(request)):
+                    detail = BODY_TOO_LARGE % {"limit": settings.API_MAX_BODY_BYTES}
+                    return errors.json_error(413, "body_too_large", detail)
         if _holds_nul(request):
-            return errors.bad_request(request, detail=NUL_CHARACTER)
+            with translation.override(visitor_language(request)):
+                return errors.bad_request(request, detail=NUL_CHARACTER)
         return self.get_response(request)
 
 

@@ -99,7 +99,8 @@ MIDDLEWARE = [
     # ETag from the content and 304 for any page without its own validators.
     "django.middleware.http.ConditionalGetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
+    # Django's, with French for a visitor who asks for no language the site offers.
+    "catalogue.language.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -200,8 +201,14 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# French first: the ludothèque's own language and the catalogue's reference reading.
-LANGUAGE_CODE = "fr"
+# English is the language gettext falls back to (the msgids), so a string a Danish or
+# Polish catalogue lacks reads in English, not French. The site stays French: a visitor
+# who asks for no language it offers is served French (catalogue.language), and the
+# records' own texts (titles, principles, rules, contents) are French, the catalogue's
+# reference reading.
+LANGUAGE_CODE = "en"
+VISITOR_LANGUAGE = "fr"
+RECORD_LANGUAGE = "fr"
 LANGUAGES = [
     ("fr", _("French")),
     ("da", _("Danish")),

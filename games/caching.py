@@ -29,7 +29,9 @@ from django.http import HttpResponse
 from django.utils.cache import get_conditional_response, quote_etag
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import http_date, parse_http_date_safe
-from django.utils.translation import get_language, get_language_from_request
+from django.utils.translation import get_language
+
+from catalogue.language import visitor_language
 
 from .models import CatalogueVersion
 
@@ -93,7 +95,7 @@ def _page_key(request, version: int) -> str:
     parts = [
         str(version),
         CODE_VERSION,
-        get_language_from_request(request, check_path=True),
+        visitor_language(request, check_path=True),
         request.build_absolute_uri(),
         request.META.get("HTTP_ACCEPT", ""),
         "gzip" if ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")) else "",

@@ -59,7 +59,7 @@ class ContentItem(models.Model):
     @property
     def name(self):
         """The name in the active language, falling back to French (the record's)."""
-        language = (get_language() or settings.LANGUAGE_CODE).split("-")[0]
+        language = (get_language() or settings.RECORD_LANGUAGE).split("-")[0]
         return getattr(self, f"name_{language}", "") or self.name_fr
 
 

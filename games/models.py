@@ -168,7 +168,7 @@ class EsarCategory(models.Model):
     @property
     def label(self):
         """The label in the active language, falling back to French."""
-        language = (get_language() or settings.LANGUAGE_CODE).split("-")[0]
+        language = (get_language() or settings.RECORD_LANGUAGE).split("-")[0]
         return getattr(self, f"label_{language}", "") or self.label_fr
 
     def descendant_codes(self, all_categories=None):

@@ -96,7 +96,7 @@ def game_detail(request, slug):
             "game": game,
             "summaries": summaries,
             "summary": summary,
-            "record_language": settings.LANGUAGE_CODE,
+            "record_language": settings.RECORD_LANGUAGE,
             "play_url": _play_url(game),
             "json_ld": _script_safe_json(_json_ld(request, game)),
         },

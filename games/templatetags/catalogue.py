@@ -48,7 +48,7 @@ def query_with(context, **changes):
 
 
 def _record_is_foreign():
-    record_language = settings.LANGUAGE_CODE
+    record_language = settings.RECORD_LANGUAGE
     return (get_language() or record_language).split("-")[0] != record_language
 
 
@@ -58,14 +58,14 @@ def in_record_language(text):
     page in another language, so screen readers and hyphenation read it as French."""
     if not _record_is_foreign():
         return text
-    return format_html('<span lang="{}">{}</span>', settings.LANGUAGE_CODE, text)
+    return format_html('<span lang="{}">{}</span>', settings.RECORD_LANGUAGE, text)
 
 
 @register.simple_tag
 def record_lang():
     """` lang="fr"` for an element holding the record's own text, on a page in another
     language; nothing on a French page."""
-    return format_html(' lang="{}"', settings.LANGUAGE_CODE) if _record_is_foreign() else ""
+    return format_html(' lang="{}"', settings.RECORD_LANGUAGE) if _record_is_foreign() else ""
 
 
 @register.simple_tag

@@ -283,8 +283,10 @@ def test_every_alhambra_summary_gives_dirk_his_buildings_and_the_72_cards():
         assert "Dirk" in variant and " 6 " in variant and "72" in variant, summary["language"]
 
 
-# The apps whose words staff read in the admin; Django and these apps fall back to French
-# (settings.LANGUAGE_CODE) for what they do not translate into Danish or Polish.
+# The apps whose words staff read in the admin. What Django and these apps do not translate
+# into Danish or Polish, locale/ does: the fallback (settings.LANGUAGE_CODE) is English now,
+# but a Danish page should not show English words either (test_visitor_language checks
+# that a missing string reads in English, not French).
 THIRD_PARTY_APPS = [
     "django.conf",
     "django.contrib.admin",
