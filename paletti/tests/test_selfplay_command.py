@@ -32,3 +32,10 @@ def test_selfplay_prints_readable_lines():
 def test_selfplay_refuses_zero_matches():
     with pytest.raises(CommandError):
         selfplay("--matches", "0")
+
+
+def test_selfplay_with_the_reload_check_prints_its_figures():
+    text = selfplay("--matches", "1", "--seed", "4", "--players", "2", "--check-reload")
+    totals = text.splitlines()[-1]
+    assert "reload check: 0 of " in totals
+    assert "outside its supports" in totals and "towards the front or back" in totals
