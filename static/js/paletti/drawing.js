@@ -292,7 +292,7 @@ export function drawMarks(ctx, scene) {
   }
   for (const item of byId.values()) {
     if (!item.piece.locked) continue;
-    const [x, y] = toScreen(Scene.toWorld(item.pose, [0, item.piece.height / 2 - 8, 0]));
+    const [x, y] = toScreen(Scene.lockPoint(item.pose, item.piece.height));
     drawLock(ctx, x, y);
   }
   const touched = state.touched && byId.get(state.touched.column);
@@ -423,4 +423,70 @@ export function pictureToPlatform(X, Y) {
   const z = Math.min(half, Math.max(-half, wz - pose.p[2]));
   if (z === wz - pose.p[2]) return [wx - pose.p[0], z];
   return [Scene.acrossAtDepth(X, pose.p[2] + z) - pose.p[0], z];
+}
+
+/* ---------- Animation ---------- */
+
+export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+export function animate(frames, target) {
+  if (game.anim) game.anim = null;
+  if (!frames || !frames.length || reducedMotion()) {
+    game.root.removeAttribute("data-animating");
+    game.poses = target;
+    draw();
+    return;
+  }
+  const from = game.poses;
+  const tracks = {};
+  // A frame lists only the bodies that moved (in the front view, the side view or both):
+  // one absent from a frame stood still, so it holds its pose until the frame before it
+  // moves again (not a slow glide across the gap).
+  let previous = 0;
+  const running = { ...from };
+  for (const frame of frames) {
+    advance(running, frame);
+    const moved = new Set([...Object.keys(frame.poses || {}), ...Object.keys(frame.side || {})]);
+    for (const name of moved) {
+      if (!(name in running)) continue;
+      if (!tracks[name]) tracks[name] = [[0, from[name] || null]];
+      const track = tracks[name];
+      const last = track[track.length - 1];
+      if (last[0] < previous) track.push([previous, last[1]]);
+      track.push([frame.t, running[name]]);
+    }
+    previous = frame.t;
+  }
+  const anim = { start: performance.now(), duration: frames[frames.length - 1].t, tracks, from, target };
+  game.anim = anim;
+  game.root.setAttribute("data-animating", "");
+  const tick = (now) => {
+    if (game.anim !== anim) return;
+    const t = (now - anim.start) / 1000;
+    if (t >= anim.duration) {
+      game.anim = null;
+      game.poses = target;
+      game.root.removeAttribute("data-animating");
+    } else {
+      const poses = { ...from };
+      for (const [name, track] of Object.entries(tracks)) poses[name] = sample(track, t);
+      game.poses = poses;
+      requestAnimationFrame(tick);
+    }
+    draw();
+  };
+  requestAnimationFrame(tick);
+}
+
+// A pose at time t on a track of [t, pose] (null: not in the world), straight between
+// frames, every component of the page's poses alike.
+export function sample(track, t) {
+  let i = 0;
+  while (i + 1 < track.length && track[i + 1][0] <= t) i++;
+  const [t0, p0] = track[i];
+  if (i + 1 >= track.length) return p0;
+  const [t1, p1] = track[i + 1];
+  if (!p0 || !p1 || t1 <= t0) return p0;
+  const k = (t - t0) / (t1 - t0);
+  return p0.map((v, n) => v + (p1[n] - v) * k);
 }

@@ -338,3 +338,9 @@ export function onPlane(X, Y, y) {
 export function acrossAtDepth(X, z) {
   return (X - z * SYW) / CY;
 }
+
+// Where a column's padlock sits: near its top end, in the column's own frame, so that it
+// leans and falls with the column.
+export function lockPoint(pose, height) {
+  return toWorld(pose, [0, height / 2 - 8, 0]);
+}
