@@ -97,7 +97,7 @@ def test_a_match_whose_bot_plays_first_sends_where_the_pieces_stood_before():
         # Given by their depth, as the set-up page sends them: named by the nearest row.
         (
             lambda s: s["columns"][1].update(x=s["columns"][0]["x"] - 5, z=-28.0, lane=None),
-            "(x -33.5 mm) and the white thin round column (x -38.5 mm) touch or overlap in the front",
+            "(x -33.5 mm) and the white thin round column (x -38.5 mm) touch or overlap",
         ),
         (
             lambda s: s["columns"][4].update(x=-82.2, z=125.0, lane=None),
