@@ -68,19 +68,19 @@ def started_setup(server, page):
 def test_a_column_is_placed_on_the_set_up_drawing_by_pointer_and_keys(seeded_server, page):
     _own_arrangement(seeded_server, page)
     # White's thick round column 4 (usually at x -82.2 mm, at the back): chosen with a
-    # click on it, then a click at (-90, 10) moves it there.
+    # click on it, then a click at (-85, 60) moves it there.
     page.mouse.click(*preview_point(page, -82.2, 30))
-    page.mouse.click(*preview_point(page, -90, 10))
+    page.mouse.click(*preview_point(page, -85, 60))
     expect(page.locator("#arrange-rows input[data-column='4']")).to_have_value(
-        re.compile(r"^-(89\.5|90|90\.5)$")
+        re.compile(r"^-(84\.5|85|85\.5)$")
     )
     # Black's thin column 5 (x 33.5 mm, at the front): chosen in the table, then moved
-    # 3 mm right and 2 mm back with the arrow keys on the drawing.
+    # 1 mm right and 3 mm to the front with the arrow keys on the drawing.
     page.locator("#arrange-rows input[data-column='5']").focus()
     page.locator("#arrange-preview").focus()
-    for key in ["ArrowRight"] * 3 + ["ArrowUp"] * 2:
+    for key in ["ArrowRight"] + ["ArrowDown"] * 3:
         page.keyboard.press(key)
     screenshot(page, "paletti-arrange-pointer")
     columns = started_setup(seeded_server, page)
-    assert abs(columns[4]["x"] - -90) <= 0.5 and abs(columns[4]["z"] - 10) <= 0.5, columns[4]
-    assert (columns[5]["x"], columns[5]["z"]) == (36.5, -28), columns[5]
+    assert abs(columns[4]["x"] - -85) <= 0.5 and abs(columns[4]["z"] - 60) <= 0.5, columns[4]
+    assert (columns[5]["x"], columns[5]["z"]) == (34.5, -33), columns[5]
