@@ -4,6 +4,7 @@ keyboard, and fewer columns hide behind others than in a flat front view."""
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from e2e.conftest import assert_no_serious_violation, screenshot
@@ -148,3 +149,31 @@ def test_fewer_columns_hide_behind_others_at_the_start(seeded_server, page):
     summary.click()
     expect(page.locator("#column-index .index-entry")).to_have_count(20)
     expect(page.locator("#column-index .index-entry", has_text="hidden")).to_have_count(hidden)
+
+
+@pytest.mark.parametrize("language", ["fr", "pl"])
+def test_the_drawing_in_french_and_polish(seeded_server, page, language):
+    """The 3-D drawing while a column is placed and after a fall towards the back, as a
+    French or Polish reader sees them (screenshots to look at), axe clean."""
+    match = create_by_api(seeded_server, page, ADA_AND_BOB)
+    play_by_api(seeded_server, page, match, three_builds()[:7])
+    address = url(seeded_server, "paletti:match", match_id=match["id"])
+    page.goto(address.replace("/en/", f"/{language}/", 1))
+    expect(page.locator(".placer")).to_be_visible()
+    view_settled(page)
+    assert_no_serious_violation(page, f"placing ({language})")
+    page.locator("#villa").scroll_into_view_if_needed()
+    screenshot(page, f"paletti-3d-placing-{language}")
+    fall = create_by_api(seeded_server, page, ADA_AND_BOB)
+    play_by_api(
+        seeded_server, page, fall, _one_row() + [{"type": "ask_platform"}, {"type": "decline"}]
+    )
+    address = url(seeded_server, "paletti:match", match_id=fall["id"])
+    page.goto(address.replace("/en/", f"/{language}/", 1))
+    expect(page.locator("[data-action=lay_platform]")).to_be_visible()
+    view_settled(page)
+    page.locator("[data-action=lay_platform]").click()
+    expect(page.locator("#game-over")).to_be_visible()
+    view_settled(page)
+    assert_no_serious_violation(page, f"after the fall ({language})")
+    screenshot(page, f"paletti-3d-fallen-{language}")
