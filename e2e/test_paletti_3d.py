@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from e2e.conftest import assert_no_serious_violation, screenshot
+from e2e.conftest import GUIDE_SEEN, assert_no_serious_violation, screenshot
 from e2e.conftest import english_url as url
 from e2e.test_paletti import (
     ADA_AND_BOB,
@@ -15,6 +15,7 @@ from e2e.test_paletti import (
     on_screen,
     play_by_api,
     settled,
+    start_from_setup,
     three_builds,
     view_settled,
 )
@@ -177,3 +178,42 @@ def test_the_drawing_in_french_and_polish(seeded_server, page, language):
     view_settled(page)
     assert_no_serious_violation(page, f"after the fall ({language})")
     screenshot(page, f"paletti-3d-fallen-{language}")
+
+
+def test_a_bots_turn_told_step_by_step_keeps_every_piece_in_3d(seeded_server, browser):
+    """While a bot's actions are told one at a time, the pieces between two steps keep their
+    depth (each pose has its front and its side half, none lost)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(GUIDE_SEEN)
+    context.add_init_script("localStorage.setItem('paletti-bots-one-by-one', 'yes');")
+    page = context.new_page()
+    page.width = 1280
+    try:
+        start_from_setup(seeded_server, page)
+        page.get_by_role("button", name="Play black").click()
+        page.get_by_role("button", name=re.compile("Touch the black thick round column")).click()
+        page.get_by_role("button", name="Pull it out gently").click()
+        page.evaluate(
+            """() => import("/static/js/paletti/state.js").then(({ game }) => {
+                window.badPoses = [];
+                const root = document.querySelector("#paletti-match");
+                const look = () => {
+                    if (root.hasAttribute("data-telling")) {
+                        for (const [key, pose] of Object.entries(game.poses)) {
+                            const whole = (v) => Number.isFinite(v);
+                            if (pose && (pose.length !== 5 || !pose.every(whole))) {
+                                window.badPoses.push([key, pose]);
+                            }
+                        }
+                    }
+                    requestAnimationFrame(look);
+                };
+                requestAnimationFrame(look);
+            })"""
+        )
+        page.get_by_role("button", name="Place it here").click()
+        expect(page.locator("#paletti-match[data-telling]")).to_be_attached()
+        expect(page.locator("#paletti-match[data-telling]")).to_have_count(0, timeout=30000)
+        assert page.evaluate("window.badPoses") == []
+    finally:
+        context.close()
