@@ -222,8 +222,18 @@ export function drawItem(ctx, item, alpha) {
 
 // A column hidden behind others keeps a dashed outline in dark and light, and a ringed dot
 // in its colour at its middle, drawn over what hides it.
+let hiddenMemo = { poses: null, hidden: new Map() };
+
+// The hidden columns of the villa at rest, worked out once per pose set; none while pieces
+// move (the outlines would flicker, and sampling every frame costs a phone too much).
+function hiddenNow(scene) {
+  if (game.anim) return new Map();
+  if (hiddenMemo.poses !== game.poses) hiddenMemo = { poses: game.poses, hidden: Scene.hiddenColumns(scene) };
+  return hiddenMemo.hidden;
+}
+
 export function drawBackOutlines(ctx, scene) {
-  const hidden = Scene.hiddenColumns(scene);
+  const hidden = hiddenNow(scene);
   for (const item of scene) {
     if (item.kind !== "column" || !hidden.has(item.piece.id)) continue;
     const col = item.piece;
