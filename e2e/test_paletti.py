@@ -4,6 +4,7 @@ Seeds make every match the same: with seed 42 and two seats, seat 1 starts, seat
 black and purple, seat 1 pink and white; column 9 is black's thick round column.
 """
 
+import math
 import re
 
 import pytest
@@ -13,8 +14,12 @@ from e2e.conftest import GUIDE_SEEN, PACE_ALL_AT_ONCE, assert_no_serious_violati
 from e2e.conftest import english_url as url
 
 SEED = 42
-# The drawing's geometry, an ES module the tests import into the page.
+# The drawing's modules, which the tests import into the page: the view, the 3-D
+# geometry, the drawing itself (the same module instances as the page's).
 VIEW = "/static/js/paletti/view.js"
+SCENE = "/static/js/paletti/scene.js"
+DRAWING = "/static/js/paletti/drawing.js"
+POINTING = "/static/js/paletti/pointing.js"
 ADA_AND_BOB = [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "human"}]
 
 
@@ -271,10 +276,11 @@ def test_one_turn_with_the_keyboard_only(seeded_server, page):
     slider = page.get_by_role("slider")
     expect(slider).to_be_focused()
     start = slider.get_attribute("aria-valuenow")
-    for key in ["ArrowRight", "ArrowRight", "ArrowRight", "ArrowUp"]:
+    # Across, then 30 mm in depth: from the front row to the middle one.
+    for key in ["ArrowRight"] * 3 + ["ArrowUp"] * 6:
         page.keyboard.press(key)
     expect(slider).not_to_have_attribute("aria-valuenow", start)
-    expect(slider).to_contain_text("middle lane")
+    expect(slider).to_contain_text("z 0 mm (middle lane)")
     page.keyboard.press("Enter")
     expect(page.locator("#narration")).to_contain_text("stands on the blue platform")
     expect(page.locator("#turn-banner")).to_contain_text("Ada, your turn")
@@ -367,8 +373,8 @@ def test_no_serious_accessibility_violation(seeded_server, page):
 
 
 # Pointing, hidden columns and the collapse (issue 9, points 2, 3 and 6). With seed 42 Bob
-# starts and plays pink or white. On the default base pink's thin columns overlap as drawn:
-# 15 (middle lane, x 33..46 mm) and 16 (front lane, x 42..55 mm).
+# starts and plays pink or white. The villa is drawn in 3-D (scene.js): the tests find where
+# columns overlap as drawn rather than naming places.
 
 
 def create_with(server, page, players, setup):
@@ -385,19 +391,94 @@ def view_settled(page):
     expect(page.locator("#villa[data-view-moving]")).to_have_count(0, timeout=5000)
 
 
-def on_screen(page, x, y):
-    """Where a world point (mm) is on the screen, from the drawing's view (scrolled into sight
+def camera(page):
+    """The drawing's camera (scene.js): its turn about the vertical and its look down."""
+    return page.evaluate(f"import('{SCENE}').then((S) => [S.YAW, S.PITCH])")
+
+
+def picture(page, x, y, z):
+    """A world point (mm) on the picture plane, by the camera's own formula (the tests'
+    copy of the projection, so that they do not ask the drawing where things are)."""
+    yaw, pitch = camera(page)
+    across = x * math.cos(yaw) + z * math.sin(yaw)
+    depth = -x * math.sin(yaw) + z * math.cos(yaw)
+    return across, y * math.cos(pitch) + depth * math.sin(pitch), depth
+
+
+def to_screen(page, px, py):
+    """A picture point (mm) on the screen, from the drawing's view (scrolled into sight
     first, as a player on a phone would scroll up to it after a button below it)."""
     page.locator("#villa").scroll_into_view_if_needed()
     box = page.locator("#villa").bounding_box()
     scale, ox, oy = map(float, page.locator("#villa").get_attribute("data-view").split())
-    return box["x"] + ox + x * scale, box["y"] + oy - y * scale
+    return box["x"] + ox + px * scale, box["y"] + oy - py * scale
 
 
-def column_point(page, state, column, x=None):
-    """A point on a column as drawn: at its middle height, at world x (its centre by default)."""
+def on_screen(page, x, y, z=0.0):
+    """Where a world point (mm) is on the screen."""
+    px, py, _ = picture(page, x, y, z)
+    return to_screen(page, px, py)
+
+
+def column_point(page, state, column):
+    """A column's middle on the screen."""
     col = state["columns"][column]
-    return on_screen(page, col["x"] if x is None else x, col["y"])
+    return on_screen(page, col["x"], col["y"], col["z"])
+
+
+def visible_point(page, column):
+    """A point of the picture where the column is drawn on top of everything else (the
+    middle one of those points), on the screen."""
+    point = page.evaluate(
+        """async ([drawingUrl, sceneUrl, key]) => {
+            const D = await import(drawingUrl);
+            const S = await import(sceneUrl);
+            const scene = D.currentScene();
+            const item = scene.find((i) => i.key === key);
+            const b = item.shape.box;
+            const seen = [];
+            for (let i = 1; i < 40; i += 1) {
+                for (let j = 1; j < 40; j += 1) {
+                    const x = b.xMin + ((b.xMax - b.xMin) * i) / 40;
+                    const y = b.yMin + ((b.yMax - b.yMin) * j) / 40;
+                    if (S.topAt(scene, x, y) === item) seen.push([x, y]);
+                }
+            }
+            return seen.length ? seen[Math.floor(seen.length / 2)] : null;
+        }""",
+        [DRAWING, SCENE, f"c{column}"],
+    )
+    assert point, f"column {column} is nowhere in sight"
+    return to_screen(page, *point)
+
+
+def finger_chooser_point(page):
+    """A point a finger may tap beside two or more columns the player may take, on none of
+    them: returns it on the screen."""
+    point = page.evaluate(
+        """async ([drawingUrl, pointingUrl, stateUrl]) => {
+            const D = await import(drawingUrl);
+            const P = await import(pointingUrl);
+            const { game } = await import(stateUrl);
+            const ids = new Set(P.columnChoices().list.map((a) => a.column));
+            const scene = D.currentScene();
+            const slack = 14 / game.view.scale;
+            for (let py = 0; py < game.view.height; py += 2) {
+                for (let px = 0; px < game.view.width; px += 2) {
+                    // Two or more around it too, so that a rounded tap still means them.
+                    const around = [[0, 0], [-3, 0], [3, 0], [0, -3], [0, 3]].every(([dx, dy]) => {
+                        const [x, y] = D.toPicture(px + dx, py + dy);
+                        return P.columnsMeant(scene, ids, x, y, slack).length >= 2;
+                    });
+                    if (around) return D.toPicture(px, py);
+                }
+            }
+            return null;
+        }""",
+        [DRAWING, POINTING, "/static/js/paletti/state.js"],
+    )
+    assert point, "no point lies beside two columns at once"
+    return to_screen(page, *point)
 
 
 def touch_request(page):
@@ -434,41 +515,107 @@ def finger(browser):
     context.close()
 
 
-def test_a_click_touches_the_column_under_the_pointer_not_its_neighbour_in_front(
-    seeded_server, page
-):
+def overlap_point(page, ids):
+    """A point of the picture inside two of these columns' outlines at once, where one of
+    them is drawn on top, both being in sight somewhere: (screen point, the two ids)."""
+    found = page.evaluate(
+        """async ([drawingUrl, sceneUrl, ids]) => {
+            const D = await import(drawingUrl);
+            const S = await import(sceneUrl);
+            const scene = D.currentScene();
+            const items = scene.filter((i) => ids.includes(i.piece.id) && i.kind === "column");
+            const seen = (item) => S.visibility(scene, item).share > 0.05;
+            for (const a of items) {
+                for (const b of items) {
+                    if (a === b || !seen(a) || !seen(b)) continue;
+                    const box = a.shape.box;
+                    for (let i = 1; i < 30; i += 1) {
+                        for (let j = 1; j < 30; j += 1) {
+                            const x = box.xMin + ((box.xMax - box.xMin) * i) / 30;
+                            const y = box.yMin + ((box.yMax - box.yMin) * j) / 30;
+                            const top = S.topAt(scene, x, y);
+                            const inA = S.inside(a.shape.hull, x, y);
+                            const both = inA && S.inside(b.shape.hull, x, y);
+                            const pair = [a.piece.id, b.piece.id];
+                            if (both && (top === a || top === b)) return [[x, y], pair];
+                        }
+                    }
+                }
+            }
+            return null;
+        }""",
+        [DRAWING, SCENE, ids],
+    )
+    assert found, f"none of {ids} overlap as drawn"
+    (px, py), pair = found
+    return to_screen(page, px, py), pair
+
+
+def test_a_click_touches_the_front_most_column_where_two_overlap(seeded_server, page):
     state = play_pink(seeded_server, page)
-    # x 40 mm is on column 15 alone, 8.5 mm from the front column 16's middle.
+    pink = [c["id"] for c in state["columns"] if c["colour"] == "pink"]
+    point, pair = overlap_point(page, pink)
+    # The nearer of the two to the camera, from the tests' own copy of its geometry.
+    depth = {i: picture(page, *(state["columns"][i][k] for k in ("x", "y", "z")))[2] for i in pair}
+    front, back = sorted(pair, key=lambda i: depth[i])
     with touch_request(page) as sent:
-        page.mouse.click(*column_point(page, state, 15, x=40))
-    assert touched(sent) == 15
-    expect(page.locator("#prompt")).to_contain_text("The pink thin round column bears")
+        page.mouse.click(*point)
+    assert touched(sent) == front
+    expect(page.locator("#prompt")).to_contain_text("The pink")
+    # No chooser: what is drawn on top is what is meant.
+    expect(page.locator("#pointing")).to_be_hidden()
 
 
-def test_where_two_columns_overlap_the_player_chooses(seeded_server, page):
+def test_a_click_where_only_the_back_column_shows_touches_it(seeded_server, page):
     state = play_pink(seeded_server, page)
-    page.mouse.click(*column_point(page, state, 15, x=44))
+    pink = [c["id"] for c in state["columns"] if c["colour"] == "pink"]
+    _, pair = overlap_point(page, pink)
+    depth = {i: picture(page, *(state["columns"][i][k] for k in ("x", "y", "z")))[2] for i in pair}
+    back = max(pair, key=lambda i: depth[i])
+    with touch_request(page) as sent:
+        page.mouse.click(*visible_point(page, back))
+    assert touched(sent) == back
+
+
+@pytest.fixture(params=[390, 1280], ids=["phone", "tablet"])
+def fingers(request, browser):
+    """A touch screen, no mouse: a phone or a large tablet."""
+    context = browser.new_context(
+        viewport={"width": request.param, "height": 900}, has_touch=True, is_mobile=True
+    )
+    context.add_init_script(PACE_ALL_AT_ONCE)
+    context.add_init_script(GUIDE_SEEN)
+    page = context.new_page()
+    page.width = request.param
+    yield page
+    context.close()
+
+
+def test_where_a_finger_lands_between_columns_the_player_chooses(seeded_server, fingers):
+    page = fingers
+    play_pink(seeded_server, page)
+    page.touchscreen.tap(*finger_chooser_point(page))
     chooser = page.locator("#pointing")
     expect(chooser).to_contain_text("These columns overlap here")
-    choices = chooser.get_by_role("button", name=re.compile("Touch the pink thin round column"))
-    expect(choices).to_have_count(2)
-    expect(choices.nth(0)).to_contain_text("front lane")
-    expect(choices.nth(1)).to_contain_text("middle lane")
-    expect(choices.nth(0)).to_be_focused()
+    choices = chooser.get_by_role("button", name=re.compile("Touch the pink"))
+    assert choices.count() >= 2
+    expect(choices.nth(0)).to_contain_text("lane")
     assert_no_serious_violation(page, "chooser")
     screenshot(page, "paletti-chooser")
+    second = int(choices.nth(1).get_attribute("data-column"))
     with touch_request(page) as sent:
-        choices.nth(1).click()
-    assert touched(sent) == 15
+        choices.nth(1).tap()
+    assert touched(sent) == second
     expect(chooser).to_be_hidden()
 
 
-def test_escape_closes_the_chooser_without_touching_anything(seeded_server, page):
-    state = play_pink(seeded_server, page)
-    page.mouse.click(*column_point(page, state, 15, x=44))
+def test_escape_closes_the_chooser_without_touching_anything(seeded_server, fingers):
+    page = fingers
+    play_pink(seeded_server, page)
+    page.touchscreen.tap(*finger_chooser_point(page))
     chooser = page.locator("#pointing")
     expect(chooser).to_contain_text("These columns overlap here")
-    expect(chooser.get_by_role("button").first).to_be_focused()
+    chooser.get_by_role("button").first.focus()
     page.keyboard.press("Escape")
     expect(chooser).to_be_hidden()
     expect(page.locator("#prompt")).to_contain_text("Touch a column")
@@ -476,66 +623,82 @@ def test_escape_closes_the_chooser_without_touching_anything(seeded_server, page
 
 def test_on_a_touch_screen_the_first_tap_selects_and_the_second_commits(seeded_server, finger):
     page = finger
-    state = play_pink(seeded_server, page)
+    play_pink(seeded_server, page)
     posted = []
     page.on("request", lambda r: posted.append(r) if "/actions/" in r.url else None)
-    page.touchscreen.tap(*column_point(page, state, 16, x=50))
+    page.touchscreen.tap(*visible_point(page, 16))
     selection = page.locator("#pointing")
     expect(selection).to_contain_text("Selected: the pink thin round column")
     expect(selection).to_contain_text("front lane")
     screenshot(page, "paletti-selected")
     assert posted == [], "a first tap must not touch the column"
-    # A tap beside every column clears the selection; a tap on two at once asks which.
-    page.touchscreen.tap(*on_screen(page, 0, 150))
+    # A tap beside every column clears the selection; a tap beside two at once asks which.
+    page.touchscreen.tap(*on_screen(page, 0, 190, 0))
     expect(selection).to_be_hidden()
-    page.touchscreen.tap(*column_point(page, state, 15, x=44))
+    page.touchscreen.tap(*finger_chooser_point(page))
     expect(selection).to_contain_text("These columns overlap here")
-    page.touchscreen.tap(*column_point(page, state, 16, x=50))
+    page.touchscreen.tap(*visible_point(page, 16))
     expect(selection).to_contain_text("Selected: the pink thin round column")
     with touch_request(page) as sent:
-        page.touchscreen.tap(*column_point(page, state, 16, x=50))
+        page.touchscreen.tap(*visible_point(page, 16))
     assert touched(sent) == 16
     expect(page.locator("#prompt")).to_contain_text("The pink thin round column bears")
 
 
-def behind_setup():
-    """The default base with white's thin column 1 moved exactly behind white's column 0."""
+def behind_setup(page):
+    """The default base with white's thin column 1 moved exactly behind white's column 0 as
+    the camera sees it: two rows further back and as far to the left as the camera's turn
+    makes up (white's column 4, in its way, takes column 1's place)."""
     from paletti.engine import default_setup
 
+    yaw, _ = camera(page)
     setup = default_setup()
-    setup["columns"][1] = {"id": 1, "x": -33.5, "lane": 2}
+    front = setup["columns"][0]
+    back_z = 30.0
+    setup["columns"][1] = {
+        "id": 1,
+        "x": round(front["x"] - (back_z + 30.0) * math.tan(yaw), 1),
+        "z": back_z,
+    }
+    setup["columns"][4] = {"id": 4, "x": -38.2, "lane": 2}
     return setup
 
 
-def dark_pixels(page, state, column):
-    """How many pixels inside a column's drawn rectangle are the outline's near-black."""
-    col = state["columns"][column]
-    left, top = on_screen(page, col["x"] - col["width"] / 2, col["y"] + col["height"] / 2)
-    right, bottom = on_screen(page, col["x"] + col["width"] / 2, col["y"] - col["height"] / 2)
-    box = page.locator("#villa").bounding_box()
-    return page.locator("#villa").evaluate(
-        """(canvas, [x, y, w, h]) => {
+def dark_pixels(page, column):
+    """How many pixels inside a column's drawn outline are the hidden outline's near-black."""
+    return page.evaluate(
+        """async ([drawingUrl, sceneUrl, key]) => {
+            const D = await import(drawingUrl);
+            const S = await import(sceneUrl);
+            const item = D.currentScene().find((i) => i.key === key);
+            const canvas = document.querySelector("#villa");
             const dpr = canvas.width / canvas.clientWidth;
-            const [px, py, pw, ph] = [x, y, w, h].map((v) => Math.round(v * dpr));
-            const data = canvas.getContext("2d").getImageData(px, py, pw, ph).data;
+            const context = canvas.getContext("2d");
+            const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
             const near = (i, value) => Math.abs(data[i] - value) < 14;
             let n = 0;
-            for (let i = 0; i < data.length; i += 4) {
-                if (near(i, 31) && near(i + 1, 35) && near(i + 2, 40)) n++;
+            for (let py = 0; py < canvas.height; py += 1) {
+                for (let px = 0; px < canvas.width; px += 1) {
+                    const [x, y] = D.toPicture(px / dpr, py / dpr);
+                    if (!S.inside(item.shape.hull, x, y)) continue;
+                    const i = 4 * (py * canvas.width + px);
+                    if (near(i, 31) && near(i + 1, 35) && near(i + 2, 40)) n++;
+                }
             }
             return n;
         }""",
-        [left - box["x"] + 2, top - box["y"] + 2, right - left - 4, bottom - top - 4],
+        [DRAWING, SCENE, f"c{column}"],
     )
 
 
 def test_a_column_exactly_behind_another_of_its_colour_is_drawn_and_listed(seeded_server, page):
-    match = create_with(seeded_server, page, ADA_AND_BOB, behind_setup())
+    page.goto(seeded_server.url + "/en/paletti/")
+    match = create_with(seeded_server, page, ADA_AND_BOB, behind_setup(page))
     page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
     page.get_by_role("button", name="Play white").click()
     view_settled(page)
     # Its outline and ringed dot, in dark and light, show over the white front column.
-    assert dark_pixels(page, match["state"], 0) > 20
+    assert dark_pixels(page, 0) > 20
     index = page.locator("#column-index")
     expect(index.locator("summary")).to_contain_text("hidden behind")
     index.locator("summary").click()
@@ -604,7 +767,7 @@ def test_a_collapse_is_animated_until_the_pieces_lie_still_and_all_stay_in_the_p
     pieces = [c for c in answer["state"]["columns"] if c["x"] is not None]
     pieces += [p for p in answer["state"]["platforms"] if p["laid"]]
     for piece in pieces:
-        x, y = on_screen(page, piece["x"], piece["y"])
+        x, y = on_screen(page, piece["x"], piece["y"], piece["side"][0])
         assert box["x"] <= x <= box["x"] + box["width"], piece
         assert box["y"] <= y <= box["y"] + box["height"], piece
     screenshot(page, "paletti-collapsed")
@@ -661,29 +824,34 @@ def test_a_padlock_stays_on_its_column_when_the_column_falls(seeded_server, page
     match = create_by_api(seeded_server, page, ADA_AND_BOB)
     page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
     expect(page.locator("#paletti-match.ready")).to_be_attached()
-    # A 60 mm column lying on its side at (100, 20): its padlock lies beside its middle, at
-    # its own height, not in the air above it.
-    x, y = page.evaluate(f"import('{VIEW}').then((V) => V.lockPoint([100, 20, Math.PI / 2], 60))")
-    assert x == pytest.approx(78) and y == pytest.approx(20)
-    x, y = page.evaluate(f"import('{VIEW}').then((V) => V.lockPoint([100, 50, 0], 60))")
-    assert x == pytest.approx(100) and y == pytest.approx(72)
+    # A 60 mm column lying on its side at (100, 20, 0) (fallen to the right, or to the
+    # back): its padlock lies beside its middle, at its own height, not in the air above it.
+    lock = f"""([front, side]) => import('{SCENE}').then(
+        (S) => S.lockPoint(S.pose3d([100, 20, front, 0, side]), 60))"""
+    assert page.evaluate(lock, [-math.pi / 2, 0]) == pytest.approx([122, 20, 0])
+    assert page.evaluate(lock, [0, -math.pi / 2]) == pytest.approx([100, 20, 22])
+    assert page.evaluate(lock, [0, 0]) == pytest.approx([100, 42, 0])
 
 
 def test_a_piece_thrown_far_over_the_table_stays_in_the_picture(seeded_server, page):
     match = create_by_api(seeded_server, page, ADA_AND_BOB)
     page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
     expect(page.locator("#paletti-match.ready")).to_be_attached()
-    # The red platform lying on the table 600 mm right of the middle of the base.
-    left, right, top, width = page.evaluate(
-        """async ([state, viewUrl]) => {
+    # The red platform lying on the table 600 mm right of the middle of the base, 300 mm
+    # behind it: every corner of it on the canvas.
+    inside = page.evaluate(
+        """async ([state, viewUrl, sceneUrl]) => {
             const V = await import(viewUrl);
-            const far = { p4: [600, 3, 0] };
-            const bounds = V.sceneBounds(state, [far], 190);
-            const view = V.fitView(bounds, 358, 500);
-            const sx = (x) => view.ox + x * view.scale;
-            const half = state.platforms[4].length / 2;
-            return [sx(-138), sx(600 + half), view.oy - 3 * view.scale, view.width];
+            const S = await import(sceneUrl);
+            const far = { p4: S.pose3d([600, 3, 0, 300, 0]) };
+            const view = V.fitView(S.pictureBounds(state, [far], 190), 358, 500);
+            const red = S.buildScene(state, far)[0];
+            return red.shape.hull.every(([x, y]) => {
+                const px = view.ox + x * view.scale;
+                const py = view.oy - y * view.scale;
+                return px >= 0 && px <= view.width && py >= 0 && py <= view.height;
+            });
         }""",
-        [match["state"], VIEW],
+        [match["state"], VIEW, SCENE],
     )
-    assert 0 <= left and right <= width and top >= 0
+    assert inside

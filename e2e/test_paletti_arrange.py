@@ -20,17 +20,17 @@ def _own_arrangement(server, page):
 
 def test_players_place_the_columns_and_the_match_starts_from_their_places(seeded_server, page):
     _own_arrangement(seeded_server, page)
-    # The white thick round column (id 4) further left, in the back lane (still under blue,
+    # The white thick round column (id 4) further left, at the back (still under blue,
     # which rests on every column); blue a little right.
     page.locator("#arrange-rows input[data-column='4']").fill("-80")
-    page.locator("#arrange-rows select[data-column='4']").select_option(label="back lane")
+    page.locator("#arrange-rows input[data-depth-column='4']").fill("40")
     page.get_by_label("Blue platform: position (mm from the middle)").fill("1")
     page.get_by_role("button", name="Start the match").click()
     page.wait_for_url(re.compile(r"/paletti/[0-9a-f-]{36}/$"))
     match_id = page.url.rstrip("/").split("/")[-1]
     state = page.request.get(f"{seeded_server.url}/api/paletti/matches/{match_id}/").json()
     column = state["columns"][4]
-    assert column["lane"] == 2 and abs(column["x"] - -80) < 1.0
+    assert abs(column["z"] - 40) < 1.0 and abs(column["x"] - -80) < 1.0
     assert abs(state["platforms"][0]["x"] - 1) < 1.0
     assert state["options"]["setup"]["blue_x"] == 1
 
@@ -44,3 +44,43 @@ def test_a_column_in_the_forbidden_zone_is_refused_next_to_the_choice(seeded_ser
     expect(error).to_contain_text("forbidden zone")
     screenshot(page, "paletti-arrange")
     assert re.search(r"/paletti/$", page.url)
+
+
+def preview_point(page, x, z):
+    """Where a point (x, z) of the base is on the set-up drawing (the base seen from above,
+    the back at the top, square): from the drawn base's corners."""
+    canvas = page.locator("#arrange-preview")
+    canvas.scroll_into_view_if_needed()
+    box = canvas.bounding_box()
+    width = box["width"]
+    label, half = 44, 120.0
+    scale = min((width - label - 12) / 240.0, 320 / 240.0)
+    return box["x"] + label + 6 + (x + half) * scale, box["y"] + 8 + (half - z) * scale
+
+
+def started_setup(server, page):
+    with page.expect_request(lambda r: r.url.endswith("/api/paletti/matches/")) as sent:
+        page.get_by_role("button", name="Start the match").click()
+    page.wait_for_url(re.compile(r"/paletti/[0-9a-f-]{36}/$"))
+    return {c["id"]: c for c in sent.value.post_data_json["options"]["setup"]["columns"]}
+
+
+def test_a_column_is_placed_on_the_set_up_drawing_by_pointer_and_keys(seeded_server, page):
+    _own_arrangement(seeded_server, page)
+    # White's thick round column 4 (usually at x -82.2 mm, at the back): chosen with a
+    # click on it, then a click at (-85, 60) moves it there.
+    page.mouse.click(*preview_point(page, -82.2, 30))
+    page.mouse.click(*preview_point(page, -85, 60))
+    expect(page.locator("#arrange-rows input[data-column='4']")).to_have_value(
+        re.compile(r"^-(84\.5|85|85\.5)$")
+    )
+    # Black's thin column 5 (x 33.5 mm, at the front): chosen in the table, then moved
+    # 1 mm right and 3 mm to the front with the arrow keys on the drawing.
+    page.locator("#arrange-rows input[data-column='5']").focus()
+    page.locator("#arrange-preview").focus()
+    for key in ["ArrowRight"] + ["ArrowDown"] * 3:
+        page.keyboard.press(key)
+    screenshot(page, "paletti-arrange-pointer")
+    columns = started_setup(seeded_server, page)
+    assert abs(columns[4]["x"] - -85) <= 0.5 and abs(columns[4]["z"] - 60) <= 0.5, columns[4]
+    assert (columns[5]["x"], columns[5]["z"]) == (34.5, -33), columns[5]

@@ -137,8 +137,7 @@ class SetupField(serializers.Field):
         try:
             engine.validate_setup(setup)
         except engine.SetupError as error:
-            in_rows = all("lane" in c for c in placed)
-            named = arrangement.columns_at_fault(error.code, setup) if in_rows else []
+            named = arrangement.columns_at_fault(error.code, setup)
             raise serializers.ValidationError(
                 messages.setup_error(error.code, error.reason, named)
             ) from error

@@ -8,29 +8,54 @@ zone"). It never decides anything itself: it is asked only after the engine refu
 """
 
 from .engine import COLUMNS
-from .engine.pieces import BASE_LENGTH, FORBIDDEN_HALF_WIDTH, LANES
+from .engine.pieces import BASE_LENGTH, FORBIDDEN_HALF_WIDTH, LANE_DEPTH, LANES
 from .engine.setup import MIN_GAP
 
-# The refusals that are about one column, or two of one lane.
+# The refusals that are about one column, or two that touch.
 COLUMN_CODES = ("bad_lane", "off_site", "forbidden_zone", "columns_overlap")
+
+
+def _depth(column: dict) -> float | None:
+    """A set-up column's depth z (mm): given, or its row's."""
+    if "z" in column:
+        return column["z"]
+    return LANE_DEPTH.get(column.get("lane"))
+
+
+def _named(column: dict) -> dict:
+    """A column as the message names it: its x, and its row (the nearest, for a depth)."""
+    z = _depth(column)
+    lane = column.get("lane")
+    if "z" in column:
+        lane = min(LANES, key=lambda n: abs(LANE_DEPTH[n] - z))
+    return {"id": column["id"], "x": column["x"], "lane": lane}
 
 
 def columns_at_fault(code: str, setup: dict) -> list[dict]:
     """The first column (or pair, for an overlap) failing the engine's test `code`, as the
-    set-up lists them: [{"id", "x", "lane"}, ...]; [] when the refusal names no column."""
+    message names them: [{"id", "x", "lane"}, ...] (a column given by its depth "z" is named
+    by its nearest row); [] when the refusal names no column."""
     columns = sorted(setup.get("columns", []), key=lambda c: c["id"])
     half = {c.id: c.width / 2 for c in COLUMNS}
+    edge = BASE_LENGTH / 2
     if code == "bad_lane":
-        return [c for c in columns if c["lane"] not in LANES][:1]
+        return [c for c in columns if "z" not in c and c["lane"] not in LANES][:1]
+    if any(_depth(c) is None for c in columns):
+        return []
     if code == "off_site":
-        return [c for c in columns if abs(c["x"]) + half[c["id"]] > BASE_LENGTH / 2][:1]
+        off = [
+            c
+            for c in columns
+            if abs(c["x"]) + half[c["id"]] > edge or abs(_depth(c)) + half[c["id"]] > edge
+        ]
+        return [_named(c) for c in off[:1]]
     if code == "forbidden_zone":
-        return [c for c in columns if abs(c["x"]) - half[c["id"]] < FORBIDDEN_HALF_WIDTH][:1]
+        inside = [c for c in columns if abs(c["x"]) - half[c["id"]] < FORBIDDEN_HALF_WIDTH]
+        return [_named(c) for c in inside[:1]]
     if code == "columns_overlap":
-        for lane in LANES:
-            row = sorted((c for c in columns if c["lane"] == lane), key=lambda c: c["x"])
-            for left, right in zip(row, row[1:], strict=False):
-                gap = (right["x"] - half[right["id"]]) - (left["x"] + half[left["id"]])
-                if gap < MIN_GAP:
-                    return [left, right]
+        for n, a in enumerate(columns):
+            for b in columns[n + 1 :]:
+                reach = half[a["id"]] + half[b["id"]] + MIN_GAP
+                if (a["x"] - b["x"]) ** 2 + (_depth(a) - _depth(b)) ** 2 < reach * reach:
+                    return [_named(a), _named(b)]
     return []

@@ -9,6 +9,7 @@ from .engine.pieces import (
     BASE_LENGTH,
     COLUMN_HEIGHT,
     FORBIDDEN_HALF_WIDTH,
+    LANE_DEPTH,
     LANES,
     PLATFORM_LENGTHS,
 )
@@ -52,6 +53,8 @@ def _arrangement() -> dict:
         "column_height": COLUMN_HEIGHT,
         "blue_length": PLATFORM_LENGTHS[0],
         "lanes": list(LANES),
+        # Each row's depth z (mm, negative at the front): the page places columns by (x, z).
+        "lane_depths": [LANE_DEPTH[lane] for lane in LANES],
     }
 
 

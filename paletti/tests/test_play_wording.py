@@ -94,6 +94,15 @@ def test_a_match_whose_bot_plays_first_sends_where_the_pieces_stood_before():
             lambda s: s["columns"][1].update(x=s["columns"][0]["x"], lane=s["columns"][0]["lane"]),
             " and the white thin round column (x ",
         ),
+        # Given by their depth, as the set-up page sends them: named by the nearest row.
+        (
+            lambda s: s["columns"][1].update(x=s["columns"][0]["x"] - 5, z=-28.0, lane=None),
+            "(x -33.5 mm) and the white thin round column (x -38.5 mm) touch or overlap",
+        ),
+        (
+            lambda s: s["columns"][4].update(x=-82.2, z=125.0, lane=None),
+            "The white thick round column (x -82.2 mm, back lane)",
+        ),
     ],
 )
 def test_a_refused_arrangement_names_the_column_and_the_reason(change, named):
@@ -101,6 +110,9 @@ def test_a_refused_arrangement_names_the_column_and_the_reason(change, named):
 
     setup = default_setup()
     change(setup)
+    for column in setup["columns"]:
+        if column.get("lane", 0) is None:
+            del column["lane"]
     body = {"players": [{"name": "Ada"}, {"name": "Bo"}], "options": {"setup": setup}}
     api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     response = api.post(reverse("api:paletti-match-list"), body, format="json")

@@ -377,55 +377,160 @@ export function setHighlight(id) {
   draw();
 }
 
-/* ---------- Placement: a ghost on the top platform (place) or above it (lay) ---------- */
+/* ---------- Placement: a point on the top platform (place) or a ghost above it (lay) ---------- */
 
-export function placeXs(lane) {
+// How far one key press moves the point (mm): the engine's own listing grid.
+export const STEP = 5;
+// Kept from the engine's limits (paletti/engine/rules.py: placement_range, _overlapped),
+// with this much to spare so that the quantised poses the page sees never disagree.
+const SPARE = 0.6;
+const CLEARANCE = 0.5;
+const RED = 4;
+
+// What bounds a column's point on the top platform: the interval of x and of z (from its
+// centre, the platform being square) and the feet it may not touch.
+export function placeRoom() {
   const state = game.state;
-  if (state.phase === "lay") return legal("lay_platform").map((a) => a.x);
-  return legal("place").filter((a) => a.lane === lane).map((a) => a.x);
+  const col = state.columns.find((c) => c.id === state.holding);
+  const top = topPlatform(state);
+  if (!col || !top) return null;
+  const half = top.length / 2 - col.width / 2;
+  const centre = [top.x, top.side ? top.side[0] : 0];
+  const feet =
+    top.index === RED
+      ? []
+      : state.columns
+          .filter((c) => c.id !== col.id && c.level === state.top_level && c.x !== null && !c.removed && !c.in_hand)
+          .map((c) => ({ x: c.x - centre[0], z: c.z - centre[1], reach: (col.width + c.width) / 2 + CLEARANCE + SPARE }));
+  return { low: -half, high: half, feet };
 }
 
-export function lanesWithRoom() {
-  return [0, 1, 2].filter((lane) => placeXs(lane).length);
+const free = (room, x, z) => room.feet.every((f) => (f.x - x) ** 2 + (f.z - z) ** 2 >= f.reach * f.reach);
+const clampTo = (room, v) => Math.min(room.high, Math.max(room.low, v));
+
+// The free point on the top platform nearest to (x, z), on a 1 mm grid inside the range.
+export function nearestFree(x, z) {
+  const room = placeRoom();
+  if (!room) return null;
+  const fit = (v) => clampTo(room, Math.round(v));
+  const inRange = (v) => (v < room.low ? Math.ceil(room.low) : v > room.high ? Math.floor(room.high) : v);
+  let best = null;
+  const wanted = [inRange(fit(x)), inRange(fit(z))];
+  if (free(room, ...wanted)) return wanted;
+  for (let r = 1; r <= 2 * (room.high - room.low) && !best; r += 1) {
+    for (let k = 0; k < 8 * r; k += 1) {
+      const a = (2 * Math.PI * k) / (8 * r);
+      const p = [inRange(fit(wanted[0] + r * Math.cos(a))), inRange(fit(wanted[1] + r * Math.sin(a)))];
+      if (!free(room, ...p)) continue;
+      const d = Math.hypot(p[0] - x, p[1] - z);
+      if (!best || d < best.d) best = { p, d };
+    }
+  }
+  return best ? best.p : null;
+}
+
+// The nearest row (lane) to a depth on the top platform, to name it.
+export function laneOf(z) {
+  const depths = game.state.dimensions.lane_depths;
+  let lane = 0;
+  depths.forEach((d, i) => {
+    if (Math.abs(d - z) < Math.abs(depths[lane] - z)) lane = i;
+  });
+  return lane;
+}
+
+export function layXs() {
+  return legal("lay_platform").map((a) => a.x);
 }
 
 export function nearest(xs, x) {
   return xs.reduce((best, v) => (Math.abs(v - x) < Math.abs(best - x) ? v : best), xs[0]);
 }
 
+// A column's point starts in the front row, as near the middle as it is free; a platform
+// starts over the middle.
 export function resetGhost() {
-  const lanes = lanesWithRoom();
-  const lane = lanes.length ? lanes[0] : 0;
-  const xs = placeXs(lane);
-  game.ghost = { lane, x: xs.length ? nearest(xs, 0) : 0 };
+  const state = game.state;
+  if (state.phase === "lay") {
+    const xs = layXs();
+    game.ghost = { x: xs.length ? nearest(xs, 0) : 0, z: 0 };
+    return;
+  }
+  const room = placeRoom();
+  if (!room) {
+    game.ghost = { x: 0, z: 0 };
+    return;
+  }
+  const front = clampTo(room, state.dimensions.lane_depths[0]);
+  const point = nearestFree(0, front) || [0, 0];
+  game.ghost = { x: point[0], z: point[1] };
 }
 
-export function moveGhost(x, lane) {
-  const xs = placeXs(lane);
-  if (!xs.length) return;
-  game.ghost = { lane, x: nearest(xs, x) };
+// Move the point (or the platform) towards (x, z): to the nearest place it may go.
+export function moveGhost(x, z) {
+  if (game.state.phase === "lay") {
+    const xs = layXs();
+    if (!xs.length) return;
+    game.ghost = { x: nearest(xs, x), z: 0 };
+  } else {
+    const point = nearestFree(x, z);
+    if (!point) return;
+    game.ghost = { x: point[0], z: point[1] };
+  }
   updateSlider();
   draw();
 }
 
-export function stepGhost(direction) {
-  const xs = placeXs(game.ghost.lane).slice().sort((a, b) => a - b);
-  const i = xs.indexOf(game.ghost.x);
-  const next = xs[Math.min(xs.length - 1, Math.max(0, i + direction))];
-  moveGhost(next, game.ghost.lane);
+// One step across (dx) or in depth (dz, positive: to the back), passing over the feet of
+// columns in the way; at an edge it stays.
+export function stepGhost(direction, depth = 0) {
+  if (game.state.phase === "lay") {
+    const xs = layXs().slice().sort((a, b) => a - b);
+    const i = xs.indexOf(game.ghost.x);
+    moveGhost(xs[Math.min(xs.length - 1, Math.max(0, i + direction))], 0);
+    return;
+  }
+  const room = placeRoom();
+  if (!room) return;
+  let { x, z } = game.ghost;
+  const far = Math.abs(direction) > 100;
+  for (let k = 0; k < 100; k += 1) {
+    const nx = far ? (direction < 0 ? room.low : room.high) : clampTo(room, x + Math.sign(direction) * STEP);
+    const nz = clampTo(room, z + Math.sign(depth) * STEP);
+    if (nx === x && nz === z) return;
+    x = nx;
+    z = nz;
+    if (free(room, x, z)) break;
+    if (far) return;
+  }
+  if (!free(room, x, z)) return;
+  game.ghost = { x: Math.round(x * 10) / 10, z: Math.round(z * 10) / 10 };
+  updateSlider();
+  draw();
+}
+
+// A row chosen below the slider: the point moves to that depth.
+export function chooseLane(lane) {
+  const room = placeRoom();
+  if (!room) return;
+  moveGhost(game.ghost.x, clampTo(room, game.state.dimensions.lane_depths[lane]));
 }
 
 export function stepLane(direction) {
-  const lanes = lanesWithRoom();
-  const i = lanes.indexOf(game.ghost.lane);
-  const lane = lanes[Math.min(lanes.length - 1, Math.max(0, i + direction))];
-  if (lane !== undefined) moveGhost(game.ghost.x, lane);
+  const lane = Math.min(2, Math.max(0, laneOf(game.ghost.z) + direction));
+  chooseLane(lane);
 }
 
+// The action the point stands for: "place" at (x, z), as the engine accepts any legal
+// point; "lay_platform" as listed.
 export function chosenAction() {
-  const { x, lane } = game.ghost;
+  const { x, z } = game.ghost;
   if (game.state.phase === "lay") return legal("lay_platform").find((a) => a.x === x);
-  return legal("place").find((a) => a.x === x && a.lane === lane);
+  const listed = legal("place")[0];
+  if (!listed) return null;
+  const room = placeRoom();
+  if (!room || !free(room, x, z) || x < room.low || x > room.high || z < room.low || z > room.high) return null;
+  return { type: "place", column: listed.column, x, z };
 }
 
 export function confirmPlacement() {
@@ -434,6 +539,7 @@ export function confirmPlacement() {
 }
 
 export function placementControls(box, list, withLanes) {
+  const room = withLanes ? placeRoom() : null;
   const xs = list.map((a) => a.x);
   const slider = el("div", {
     class: "placer",
@@ -441,8 +547,8 @@ export function placementControls(box, list, withLanes) {
     tabindex: "0",
     "data-primary": true,
     "aria-label": withLanes ? gettext("Position on the top platform") : gettext("Position of the new platform"),
-    "aria-valuemin": Math.min(...xs),
-    "aria-valuemax": Math.max(...xs),
+    "aria-valuemin": room ? room.low : Math.min(...xs),
+    "aria-valuemax": room ? room.high : Math.max(...xs),
     "aria-describedby": "placer-help",
     onkeydown: placerKeys,
   });
@@ -457,9 +563,8 @@ export function placementControls(box, list, withLanes) {
   if (withLanes) {
     const group = el("div", { class: "lanes", role: "radiogroup", "aria-label": gettext("Lane") });
     for (const lane of [0, 1, 2]) {
-      const has = placeXs(lane).length > 0;
-      const input = el("input", { type: "radio", name: "lane", value: lane, disabled: !has, onchange: () => moveGhost(game.ghost.x, lane) });
-      input.checked = lane === game.ghost.lane;
+      const input = el("input", { type: "radio", name: "lane", value: lane, onchange: () => chooseLane(lane) });
+      input.checked = lane === laneOf(game.ghost.z);
       group.append(el("label", { class: "lane-option" }, input, " " + LANE_NAMES[lane]));
     }
     box.append(group);
@@ -467,6 +572,10 @@ export function placementControls(box, list, withLanes) {
   const row = el("div", { class: "nudge" });
   row.append(el("button", { type: "button", class: "secondary", "aria-label": gettext("Move left"), onclick: () => stepGhost(-1), text: "◀" }));
   row.append(el("button", { type: "button", class: "secondary", "aria-label": gettext("Move right"), onclick: () => stepGhost(1), text: "▶" }));
+  if (withLanes) {
+    row.append(el("button", { type: "button", class: "secondary", "aria-label": gettext("Move to the back"), onclick: () => stepGhost(0, 1), text: "▲" }));
+    row.append(el("button", { type: "button", class: "secondary", "aria-label": gettext("Move to the front"), onclick: () => stepGhost(0, -1), text: "▼" }));
+  }
   row.append(
     el("button", {
       type: "button",
@@ -499,13 +608,15 @@ export function placementControls(box, list, withLanes) {
 export function updateSlider() {
   const slider = game.root.querySelector(".placer");
   if (!slider) return;
-  const { x, lane } = game.ghost;
+  const { x, z } = game.ghost;
   const lay = game.state.phase === "lay";
+  const lane = laneOf(z);
   const text = lay
     ? fmt(gettext("x %(x)s mm"), { x: Math.round(x) })
-    : fmt(gettext("x %(x)s mm, %(lane)s"), { x: Math.round(x), lane: LANE_NAMES[lane] });
+    : fmt(gettext("x %(x)s mm, z %(z)s mm (%(lane)s)"), { x: Math.round(x), z: Math.round(z), lane: LANE_NAMES[lane] });
   slider.setAttribute("aria-valuenow", x);
   slider.setAttribute("aria-valuetext", text);
+  if (!lay) slider.dataset.z = String(z);
   slider.textContent = text;
   game.root.querySelectorAll("input[name=lane]").forEach((input) => {
     input.checked = Number(input.value) === lane;
@@ -519,8 +630,10 @@ export function placerKeys(event) {
     ArrowRight: () => stepGhost(1),
     Home: () => stepGhost(-1000),
     End: () => stepGhost(1000),
-    ArrowUp: () => stepLane(1),
-    ArrowDown: () => stepLane(-1),
+    ArrowUp: () => stepGhost(0, 1),
+    ArrowDown: () => stepGhost(0, -1),
+    PageUp: () => stepLane(1),
+    PageDown: () => stepLane(-1),
     Enter: confirmPlacement,
     " ": confirmPlacement,
   };

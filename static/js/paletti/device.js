@@ -13,11 +13,11 @@ export const touchFirst = () => window.matchMedia("(hover: none) and (pointer: c
 export function placerHelp(withLanes) {
   if (touchFirst()) {
     return withLanes
-      ? gettext("Tap the drawing where it should stand, or use ◀ and ▶; choose the lane below, then tap “Place it here”.")
+      ? gettext("Tap the drawing where it should stand, on the top platform, or use ◀ ▶ ▲ ▼, then tap “Place it here”.")
       : gettext("Tap the drawing where it should lie, or use ◀ and ▶, then tap “Lay it here”.");
   }
   return withLanes
-    ? gettext("Left and right arrows move it, up and down change the lane, Enter places it.")
+    ? gettext("Left and right arrows move it across, up and down move it to the back or the front, Enter places it.")
     : gettext("Left and right arrows move it, Enter lays it.");
 }
 

@@ -1,9 +1,14 @@
-/* Villa Paletti: the large drawing of the villa (front view) and its animation.
+/* Villa Paletti: the large drawing of the villa, one object in three dimensions (scene.js),
+ * and its animation.
+ *
+ * The canvas shows the picture plane of scene.js's camera: game.view maps picture mm to
+ * CSS px (scale, and where the picture's origin falls), as data-view tells tests and tools.
  */
+import * as Scene from "./scene.js";
 import * as View from "./view.js";
 import { narrowScreen } from "./device.js";
 import { fmt, gettext } from "./i18n.js";
-import { game, grams, legal, nextPlatform, posesOf, topPlatform } from "./state.js";
+import { advance, game, grams, legal, nextPlatform, posesOf, topPlatform } from "./state.js";
 
 export const PAINT = View.PAINT;
 export const FOCUS = "#d35400";
@@ -17,10 +22,25 @@ export function layoutCanvas(frames) {
   const state = game.state;
   const top = topPlatform(state);
   const topY = top ? top.y + top.thickness / 2 : state.dimensions.base_top;
-  const poseSets = [posesOf(state)];
-  if (state.collapse) for (const frame of frames || []) poseSets.push(frame.poses);
-  const bounds = View.sceneBounds(state, poseSets, topY + state.dimensions.column_height + 40);
+  const poseSets = [poses3d(posesOf(state))];
+  if (state.collapse) {
+    const running = posesOf(state);
+    for (const frame of frames || []) poseSets.push(poses3d(advance(running, frame)));
+  }
+  const bounds = Scene.pictureBounds(state, poseSets, topY + state.dimensions.column_height + 20);
   moveView(View.fitView(bounds, game.canvas.clientWidth || game.stage.clientWidth, drawingHeight()));
+}
+
+// The page's poses (state.js) as pieces in 3-D (scene.js).
+export function poses3d(poses) {
+  const out = {};
+  for (const [key, pose] of Object.entries(poses)) out[key] = Scene.pose3d(pose);
+  return out;
+}
+
+// The villa as drawn now: every piece in painter's order.
+export function currentScene() {
+  return Scene.buildScene(game.state, poses3d(game.poses));
 }
 
 // How tall the drawing may be. A phone shares its screen between the drawing, the side
@@ -73,18 +93,21 @@ export function refreshView(now) {
 export const sx = (x) => game.view.ox + x * game.view.scale;
 export const sy = (y) => game.view.oy - y * game.view.scale;
 
-export function toWorld(px, py) {
+// A world point [x, y, z] on the canvas (CSS px).
+export function toScreen(p) {
+  const [X, Y] = Scene.project(p);
+  return [sx(X), sy(Y)];
+}
+
+// A canvas point (CSS px) on the picture (mm).
+export function toPicture(px, py) {
   return [(px - game.view.ox) / game.view.scale, (game.view.oy - py) / game.view.scale];
 }
 
-// Mix a colour with paper to draw back lanes paler (depth without 3-D).
-export function shade(hex, amount) {
-  const n = parseInt(hex.slice(1), 16);
-  const mix = (c, target) => Math.round(c + (target - c) * amount);
-  const r = mix(n >> 16, 0xd9);
-  const g = mix((n >> 8) & 255, 0xd6);
-  const b = mix(n & 255, 0xcf);
-  return "rgb(" + r + "," + g + "," + b + ")";
+function pathOf(ctx, points) {
+  ctx.beginPath();
+  points.forEach(([X, Y], i) => (i ? ctx.lineTo(sx(X), sy(Y)) : ctx.moveTo(sx(X), sy(Y))));
+  ctx.closePath();
 }
 
 export function draw() {
@@ -94,102 +117,128 @@ export function draw() {
   ctx.setTransform(v.dpr, 0, 0, v.dpr, 0, 0);
   ctx.clearRect(0, 0, v.width, v.height);
   drawTableAndBase(ctx);
-  const state = game.state;
-  const byLane = [2, 1, 0];
-  for (const lane of byLane) {
-    for (const col of state.columns) {
-      const pose = game.poses["c" + col.id];
-      if (pose && col.lane === lane) drawColumn(ctx, col, pose, 1);
-    }
-  }
-  for (const p of state.platforms) {
-    const pose = game.poses["p" + p.index];
-    if (pose) drawPlatform(ctx, p, pose, 1);
-  }
-  drawBackOutlines(ctx);
-  drawMarks(ctx);
+  const scene = currentScene();
+  for (const item of scene) drawItem(ctx, item, 1);
+  drawBackOutlines(ctx, scene);
+  drawMarks(ctx, scene);
   drawGhost(ctx);
 }
 
+// The table as a floor, the base as a board on it, the forbidden zone hatched red on the
+// base's top across its whole depth.
 export function drawTableAndBase(ctx) {
   const d = game.state.dimensions;
-  const s = game.view.scale;
-  ctx.fillStyle = "#c9b08a";
-  ctx.fillRect(0, sy(0), game.view.width, 14 * s);
-  ctx.fillStyle = "#8a6a46";
   const half = d.base_length / 2;
-  ctx.fillRect(sx(-half), sy(d.base_top), d.base_length * s, d.base_thickness * s);
-  // The forbidden zone: hatched red in the middle of the base.
+  const floor = [
+    [-half - 60, 0, -half - 40],
+    [half + 60, 0, -half - 40],
+    [half + 60, 0, half + 40],
+    [-half - 60, 0, half + 40],
+  ].map(Scene.project);
+  pathOf(ctx, floor);
+  ctx.fillStyle = "#e4d5bb";
+  ctx.fill();
+  const base = Scene.prism(Scene.pose3d([0, d.base_top - d.base_thickness / 2, 0, 0, 0]), [
+    [-half, -half],
+    [half, -half],
+    [half, half],
+    [-half, half],
+  ], d.base_thickness);
+  for (const face of base.faces) {
+    pathOf(ctx, face.points);
+    ctx.fillStyle = Scene.lit("#9a7751", face.normal);
+    ctx.fill();
+    ctx.strokeStyle = "rgba(0,0,0,0.45)";
+    ctx.lineWidth = 1;
+    ctx.stroke();
+  }
   const f = d.forbidden_half_width;
+  const zone = [
+    [-f, d.base_top, -half],
+    [f, d.base_top, -half],
+    [f, d.base_top, half],
+    [-f, d.base_top, half],
+  ].map(Scene.project);
   ctx.save();
-  ctx.beginPath();
-  ctx.rect(sx(-f), sy(d.base_top), 2 * f * s, d.base_thickness * s);
+  pathOf(ctx, zone);
   ctx.clip();
   ctx.fillStyle = "#f3d6d2";
   ctx.fill();
   ctx.strokeStyle = "#b00020";
   ctx.lineWidth = 1.5;
-  for (let x = -f - 20; x < f; x += 5) {
+  // Stripes running back, 6 mm apart across the zone.
+  for (let x = -f + 3; x < f; x += 6) {
+    const [x0, y0] = toScreen([x, d.base_top, -half]);
+    const [x1, y1] = toScreen([x, d.base_top, half]);
     ctx.beginPath();
-    ctx.moveTo(sx(x), sy(d.base_top - d.base_thickness));
-    ctx.lineTo(sx(x + d.base_thickness), sy(d.base_top));
+    ctx.moveTo(x0, y0);
+    ctx.lineTo(x1, y1);
     ctx.stroke();
   }
   ctx.restore();
+  pathOf(ctx, zone);
+  ctx.strokeStyle = "#b00020";
+  ctx.lineWidth = 1;
+  ctx.stroke();
 }
 
-export function bodyPath(ctx, pose, w, h) {
-  const s = game.view.scale;
-  ctx.translate(sx(pose[0]), sy(pose[1]));
-  ctx.rotate(-pose[2]);
-  ctx.beginPath();
-  ctx.rect((-w / 2) * s, (-h / 2) * s, w * s, h * s);
-}
-
-export function drawColumn(ctx, col, pose, alpha) {
-  const s = game.view.scale;
-  const w = col.width;
-  const h = col.height;
-  const base = PAINT[col.colour] || "#888";
+// One piece: its faces turned to the camera, each lit by its slant; its outline; on a
+// column its kind's edges (the facets of a hexagonal one, the rim of a round one).
+export function drawItem(ctx, item, alpha) {
+  const piece = item.piece;
+  const base = PAINT[piece.colour] || "#888888";
+  const round = item.kind === "column" && piece.kind !== "hex";
   ctx.save();
   ctx.globalAlpha = alpha;
-  bodyPath(ctx, pose, w, h);
-  ctx.fillStyle = col.lane === 0 ? base : shade(base, col.lane === 1 ? 0.35 : 0.6);
-  ctx.fill();
-  ctx.lineWidth = col.colour === "white" ? 1.5 : 1;
-  ctx.strokeStyle = col.colour === "white" ? "#4d5560" : "rgba(0,0,0,0.55)";
-  ctx.stroke();
-  ctx.clip();
-  const dark = col.colour === "black" || col.colour === "purple";
-  ctx.strokeStyle = dark ? "rgba(255,255,255,0.55)" : "rgba(0,0,0,0.35)";
-  ctx.lineWidth = 1;
-  if (col.kind === "hex") {
-    // Two facet edges: a hexagonal prism seen from the side.
-    for (const fx of [-w / 4, w / 4]) {
-      ctx.beginPath();
-      ctx.moveTo(fx * s, (-h / 2) * s);
-      ctx.lineTo(fx * s, (h / 2) * s);
+  ctx.lineJoin = "round";
+  for (const face of item.shape.faces) {
+    pathOf(ctx, face.points);
+    ctx.fillStyle = Scene.lit(base, face.normal);
+    ctx.fill();
+    if (round && face.kind === "side") {
+      // Seal the seams between a round column's narrow faces.
+      ctx.strokeStyle = ctx.fillStyle;
+      ctx.lineWidth = 0.8;
+      ctx.stroke();
+    } else {
+      ctx.strokeStyle = piece.colour === "black" ? "rgba(255,255,255,0.35)" : "rgba(0,0,0,0.4)";
+      ctx.lineWidth = 0.8;
       ctx.stroke();
     }
-  } else {
-    // A highlight stripe: round columns look round.
-    ctx.fillStyle = dark ? "rgba(255,255,255,0.18)" : "rgba(255,255,255,0.45)";
-    ctx.fillRect((-w / 4) * s, (-h / 2) * s, (w / 6) * s, h * s);
   }
-  if (col.locked) drawHatching(ctx, w, h, dark);
+  pathOf(ctx, item.shape.hull);
+  ctx.lineWidth = piece.colour === "white" ? 1.5 : 1;
+  ctx.strokeStyle = piece.colour === "white" ? "#4d5560" : "rgba(0,0,0,0.7)";
+  ctx.stroke();
+  if (item.kind === "column" && piece.locked) {
+    ctx.save();
+    pathOf(ctx, item.shape.hull);
+    ctx.clip();
+    drawHatching(ctx, item.shape.box, piece.colour === "black" || piece.colour === "purple");
+    ctx.restore();
+  }
   ctx.restore();
 }
 
-// A column hidden behind one in a nearer lane (even of its own colour) keeps a dashed
-// outline in dark and light, and a ringed dot in its colour, set apart by lane so that two
-// hidden columns at the same place show two dots.
-export function drawBackOutlines(ctx) {
-  const shown = game.state.columns.filter((c) => game.poses["c" + c.id]);
-  for (const col of shown) {
-    if (!View.hiddenBehind(col, shown, game.poses)) continue;
-    const pose = game.poses["c" + col.id];
+// A column hidden behind others keeps a dashed outline in dark and light, and a ringed dot
+// in its colour at its middle, drawn over what hides it.
+let hiddenMemo = { poses: null, hidden: new Map() };
+
+// The hidden columns of the villa at rest, worked out once per pose set; none while pieces
+// move (the outlines would flicker, and sampling every frame costs a phone too much).
+function hiddenNow(scene) {
+  if (game.anim) return new Map();
+  if (hiddenMemo.poses !== game.poses) hiddenMemo = { poses: game.poses, hidden: Scene.hiddenColumns(scene) };
+  return hiddenMemo.hidden;
+}
+
+export function drawBackOutlines(ctx, scene) {
+  const hidden = hiddenNow(scene);
+  for (const item of scene) {
+    if (item.kind !== "column" || !hidden.has(item.piece.id)) continue;
+    const col = item.piece;
     ctx.save();
-    bodyPath(ctx, pose, col.width - 2, col.height - 2);
+    pathOf(ctx, item.shape.hull);
     ctx.lineWidth = 2;
     ctx.strokeStyle = "#ffffff";
     ctx.stroke();
@@ -197,10 +246,7 @@ export function drawBackOutlines(ctx) {
     ctx.strokeStyle = "#1f2328";
     ctx.stroke();
     ctx.restore();
-    const shift = (col.lane === 1 ? -1 : 1) * Math.min(18, col.height * game.view.scale * 0.22);
-    const x = sx(pose[0]);
-    const y = sy(pose[1]) + shift;
-    // Small enough to leave a thin front column visible around it on a phone.
+    const [x, y] = toScreen(item.pose.p);
     const r = Math.max(4, Math.min(7, col.width * game.view.scale * 0.3));
     ctx.save();
     ctx.beginPath();
@@ -219,62 +265,54 @@ export function drawBackOutlines(ctx) {
   }
 }
 
-export function drawHatching(ctx, w, h, dark) {
-  const s = game.view.scale;
+// Diagonal lines over a locked column (clipped to it by the caller).
+export function drawHatching(ctx, box, dark) {
   ctx.strokeStyle = dark ? "#ffffff" : "#1f2328";
   ctx.lineWidth = 1.6;
-  for (let y = -h / 2 - w; y < h / 2 + w; y += 7) {
+  const left = sx(box.xMin);
+  const right = sx(box.xMax);
+  const w = right - left;
+  for (let y = sy(box.yMax) - w; y < sy(box.yMin) + w; y += 7) {
     ctx.beginPath();
-    ctx.moveTo((-w / 2) * s, y * s);
-    ctx.lineTo((w / 2) * s, (y + w) * s);
+    ctx.moveTo(left, y);
+    ctx.lineTo(right, y + w);
     ctx.stroke();
   }
 }
 
-export function drawPlatform(ctx, p, pose, alpha) {
-  ctx.save();
-  ctx.globalAlpha = alpha;
-  bodyPath(ctx, pose, p.length, p.thickness);
-  ctx.fillStyle = PAINT[p.colour] || "#888";
-  ctx.fill();
-  ctx.strokeStyle = "rgba(0,0,0,0.6)";
-  ctx.lineWidth = 1;
-  ctx.stroke();
-  ctx.restore();
-}
-
 // Outline the touched or highlighted column and label the touched one's load.
-export function drawMarks(ctx) {
+export function drawMarks(ctx, scene) {
   const state = game.state;
   const ids = new Set();
   if (state.touched) ids.add(state.touched.column);
   if (game.highlight !== null) ids.add(game.highlight);
   if (game.selected !== null) ids.add(game.selected);
   for (const col of game.candidates) ids.add(col.id);
+  const byId = new Map(scene.filter((i) => i.kind === "column").map((i) => [i.piece.id, i]));
   for (const id of ids) {
-    const col = state.columns.find((c) => c.id === id);
-    const pose = col && game.poses["c" + id];
-    if (!pose) continue;
+    const item = byId.get(id);
+    if (!item) continue;
     ctx.save();
-    bodyPath(ctx, pose, col.width + 4, col.height + 4);
+    pathOf(ctx, item.shape.hull);
     ctx.lineWidth = 3;
+    ctx.lineJoin = "round";
     ctx.strokeStyle = FOCUS;
     ctx.stroke();
     ctx.restore();
   }
-  for (const col of state.columns) {
-    const pose = game.poses["c" + col.id];
-    if (!col.locked || !pose) continue;
-    const [lx, ly] = View.lockPoint(pose, col.height);
-    drawLock(ctx, sx(lx), sy(ly));
+  for (const item of byId.values()) {
+    if (!item.piece.locked) continue;
+    const [x, y] = toScreen(Scene.lockPoint(item.pose, item.piece.height));
+    drawLock(ctx, x, y);
   }
-  if (state.touched && game.poses["c" + state.touched.column]) {
-    const pose = game.poses["c" + state.touched.column];
+  const touched = state.touched && byId.get(state.touched.column);
+  if (touched) {
     const label = fmt(gettext("%(load)s g"), { load: grams(state.touched) });
     ctx.font = "600 14px system-ui, sans-serif";
     const tw = ctx.measureText(label).width + 12;
-    const x = Math.min(Math.max(sx(pose[0]) - tw / 2, 2), game.view.width - tw - 2);
-    const y = Math.max(sy(pose[1] + 30) - 30, 2);
+    const [cx] = toScreen(touched.pose.p);
+    const x = Math.min(Math.max(cx - tw / 2, 2), game.view.width - tw - 2);
+    const y = Math.max(sy(touched.shape.box.yMax) - 30, 2);
     ctx.fillStyle = "#1f2328";
     ctx.fillRect(x, y, tw, 24);
     ctx.fillStyle = "#ffffff";
@@ -301,29 +339,77 @@ export function drawLock(ctx, x, y) {
   ctx.restore();
 }
 
+// Where a column would stand (holding) or the next platform would lie (lay): the piece
+// half see-through and dashed, and on the top platform the point itself, with the lines
+// across and in depth through it.
 export function drawGhost(ctx) {
   const state = game.state;
   if (state.phase === "holding" && state.holding !== null && legal("place").length) {
     const col = state.columns.find((c) => c.id === state.holding);
-    const pose = placePose(col, game.ghost.x);
-    if (pose) {
-      drawColumn(ctx, { ...col, lane: game.ghost.lane, locked: false }, pose, 0.65);
-      ctx.save();
-      bodyPath(ctx, pose, col.width, col.height);
-      ctx.setLineDash([5, 4]);
-      ctx.lineWidth = 2;
-      ctx.strokeStyle = FOCUS;
+    const top = topPlatform(state);
+    const platform = top && Scene.pose3d(game.poses["p" + top.index]);
+    if (!platform) return;
+    const { x, z } = game.ghost;
+    const surface = top.thickness / 2;
+    const half = top.length / 2;
+    ctx.save();
+    ctx.strokeStyle = FOCUS;
+    ctx.lineWidth = 1.5;
+    ctx.setLineDash([3, 3]);
+    for (const [a, b] of [
+      [[-half, surface, z], [half, surface, z]],
+      [[x, surface, -half], [x, surface, half]],
+    ]) {
+      const [x0, y0] = toScreen(Scene.toWorld(platform, a));
+      const [x1, y1] = toScreen(Scene.toWorld(platform, b));
+      ctx.beginPath();
+      ctx.moveTo(x0, y0);
+      ctx.lineTo(x1, y1);
       ctx.stroke();
-      ctx.restore();
     }
+    ctx.restore();
+    const pose = { ...platform, p: Scene.toWorld(platform, [x, surface + col.height / 2, z]) };
+    const item = { kind: "column", piece: { ...col, locked: false }, pose, shape: Scene.prism(pose, columnSection(col), col.height) };
+    drawItem(ctx, item, 0.6);
+    ctx.save();
+    pathOf(ctx, item.shape.hull);
+    ctx.setLineDash([5, 4]);
+    ctx.lineWidth = 2;
+    ctx.strokeStyle = FOCUS;
+    ctx.stroke();
+    ctx.restore();
+    const [fx, fy] = toScreen(Scene.toWorld(platform, [x, surface, z]));
+    ctx.save();
+    ctx.beginPath();
+    ctx.arc(fx, fy, 4, 0, 2 * Math.PI);
+    ctx.fillStyle = FOCUS;
+    ctx.fill();
+    ctx.lineWidth = 1.5;
+    ctx.strokeStyle = "#ffffff";
+    ctx.stroke();
+    ctx.restore();
   } else if (state.phase === "lay" && legal("lay_platform").length) {
     const p = nextPlatform(state);
     const top = topPlatform(state);
-    if (p && top) {
+    const below = top && Scene.pose3d(game.poses["p" + top.index]);
+    if (p && below) {
       const y = top.y + top.thickness / 2 + state.dimensions.column_height + p.thickness / 2;
-      drawPlatform(ctx, p, [game.ghost.x, y, 0], 0.6);
+      const pose = Scene.pose3d([game.ghost.x, y, 0, below.p[2], 0]);
+      const half = p.length / 2;
+      const item = {
+        kind: "platform",
+        piece: p,
+        pose,
+        shape: Scene.prism(pose, [
+          [-half, -half],
+          [half, -half],
+          [half, half],
+          [-half, half],
+        ], p.thickness),
+      };
+      drawItem(ctx, item, 0.6);
       ctx.save();
-      bodyPath(ctx, [game.ghost.x, y, 0], p.length, p.thickness);
+      pathOf(ctx, item.shape.hull);
       ctx.setLineDash([5, 4]);
       ctx.lineWidth = 2;
       ctx.strokeStyle = FOCUS;
@@ -333,21 +419,20 @@ export function drawGhost(ctx) {
   }
 }
 
-// "place" x is along the top platform from its centre, in the platform's own frame.
-export function placePose(col, x) {
-  const top = topPlatform(game.state);
-  const pose = top && game.poses["p" + top.index];
-  if (!pose) return null;
-  const [px, py, a] = pose;
-  const up = top.thickness / 2 + col.height / 2;
-  return [px + x * Math.cos(a) - up * Math.sin(a), py + x * Math.sin(a) + up * Math.cos(a), a];
-}
+export const columnSection = (col) => Scene.section(col.kind, col.width);
 
-export function worldToPlatformX(wx) {
+/* Where a picture point (mm) falls on the top platform's upper face: [x, z] from the
+ * platform's centre. A point beyond the face's back or front edge (the pointer above or
+ * below the platform) keeps to that edge and still moves across. */
+export function pictureToPlatform(X, Y) {
   const top = topPlatform(game.state);
-  const pose = top && game.poses["p" + top.index];
-  if (!pose) return wx;
-  return (wx - pose[0]) / Math.cos(pose[2]);
+  const pose = top && Scene.pose3d(game.poses["p" + top.index]);
+  if (!pose) return [X, 0];
+  const [wx, wz] = Scene.onPlane(X, Y, pose.p[1] + top.thickness / 2);
+  const half = top.length / 2;
+  const z = Math.min(half, Math.max(-half, wz - pose.p[2]));
+  if (z === wz - pose.p[2]) return [wx - pose.p[0], z];
+  return [Scene.acrossAtDepth(X, pose.p[2] + z) - pose.p[0], z];
 }
 
 /* ---------- Animation ---------- */
@@ -364,16 +449,21 @@ export function animate(frames, target) {
   }
   const from = game.poses;
   const tracks = {};
-  // A frame lists only the bodies that moved: one absent from frames stood still, so it
-  // holds its pose until the frame before it moves again (not a slow glide across the gap).
+  // A frame lists only the bodies that moved (in the front view, the side view or both):
+  // one absent from a frame stood still, so it holds its pose until the frame before it
+  // moves again (not a slow glide across the gap).
   let previous = 0;
+  const running = { ...from };
   for (const frame of frames) {
-    for (const [name, pose] of Object.entries(frame.poses)) {
+    advance(running, frame);
+    const moved = new Set([...Object.keys(frame.poses || {}), ...Object.keys(frame.side || {})]);
+    for (const name of moved) {
+      if (!(name in running)) continue;
       if (!tracks[name]) tracks[name] = [[0, from[name] || null]];
       const track = tracks[name];
       const last = track[track.length - 1];
       if (last[0] < previous) track.push([previous, last[1]]);
-      track.push([frame.t, pose]);
+      track.push([frame.t, running[name]]);
     }
     previous = frame.t;
   }
@@ -398,4 +488,15 @@ export function animate(frames, target) {
   requestAnimationFrame(tick);
 }
 
-export const sample = View.sample;
+// A pose at time t on a track of [t, pose] (null: not in the world), straight between
+// frames, every component of the page's poses alike.
+export function sample(track, t) {
+  let i = 0;
+  while (i + 1 < track.length && track[i + 1][0] <= t) i++;
+  const [t0, p0] = track[i];
+  if (i + 1 >= track.length) return p0;
+  const [t1, p1] = track[i + 1];
+  if (!p0 || !p1 || t1 <= t0) return p0;
+  const k = (t - t0) / (t1 - t0);
+  return p0.map((v, n) => v + (p1[n] - v) * k);
+}

@@ -7,7 +7,7 @@ import { el, swatch } from "./dom.js";
 import { animate, draw } from "./drawing.js";
 import { fmt, gettext, ngettext } from "./i18n.js";
 import { renderColumnIndex } from "./pointing.js";
-import { game, humans, posesOf, seatName } from "./state.js";
+import { advance, game, humans, posesOf, seatName } from "./state.js";
 
 // A shared screen: say whose turn it is when it passes to another person.
 export function handoverText() {
@@ -203,7 +203,7 @@ export function tellSteps(data, acted) {
     if (slice.length) {
       const t0 = slice[0].t;
       const after = { ...game.poses };
-      for (const frame of slice) Object.assign(after, frame.poses);
+      for (const frame of slice) advance(after, frame);
       keepVillaInView();
       animate(slice.map((frame) => ({ ...frame, t: frame.t - t0 })), after);
       if (Depth) Depth.play(slice.map((frame) => ({ ...frame, t: frame.t - t0 })));

@@ -1,23 +1,23 @@
 /* Villa Paletti: pointing, tapping and dragging on the drawing, and the list of every column.
  */
-import * as View from "./view.js";
+import * as Scene from "./scene.js";
 import * as Hand from "./hand.js";
 import { moveGhost, post, setHighlight, whereText } from "./controls.js";
 import { el, swatch } from "./dom.js";
-import { draw, sample, toWorld, worldToPlatformX } from "./drawing.js";
+import { currentScene, draw, pictureToPlatform, poses3d, toPicture } from "./drawing.js";
 import { capfirst, fmt, gettext, ngettext } from "./i18n.js";
 import { LANE_NAMES, columnName, deed } from "./names.js";
-import { game, legal, posesOf } from "./state.js";
+import { game, legal, posesOf, topPlatform } from "./state.js";
 
 /* ---------- Pointer on the canvas ---------- */
 
 // A drag that starts on the touched column pulls it out: its speed and steadiness are
 // the pull's (hand.js).
-export function dragToPull(event, wx, wy) {
+export function dragToPull(event, X, Y) {
   const sample = { x: event.clientX, y: event.clientY, t: event.timeStamp };
   if (event.type === "pointerdown") {
     const touched = game.state.touched.column;
-    if (!columnAt(wx, wy, new Set([touched]))) return;
+    if (!columnAt(X, Y, new Set([touched]))) return;
     game.drag = [sample];
     game.canvas.setPointerCapture(event.pointerId);
     return;
@@ -30,28 +30,21 @@ export function dragToPull(event, wx, wy) {
   if (gesture) post({ ...legal("pull")[0], ...gesture });
 }
 
+// Where the pointer is on the picture (mm, scene.js).
 export function canvasPoint(event) {
   const rect = game.canvas.getBoundingClientRect();
-  return toWorld(event.clientX - rect.left, event.clientY - rect.top);
+  return toPicture(event.clientX - rect.left, event.clientY - rect.top);
 }
 
-// The column under the pointer, with a 44 px wide target even for a thin column.
-export function columnAt(wx, wy, ids) {
-  const s = game.view.scale;
+// A column of `ids` whose outline the pointer is on or within 22 px of (a thin column is a
+// 44 px wide target), the nearest first.
+export function columnAt(X, Y, ids) {
+  const reach = 22 / game.view.scale;
   let best = null;
-  for (const col of game.state.columns) {
-    const pose = game.poses["c" + col.id];
-    if (!pose || !ids.has(col.id)) continue;
-    const dx = wx - pose[0];
-    const dy = wy - pose[1];
-    const c = Math.cos(pose[2]);
-    const sn = Math.sin(pose[2]);
-    const lx = dx * c + dy * sn;
-    const ly = -dx * sn + dy * c;
-    const halfW = Math.max(col.width / 2, 22 / s);
-    if (Math.abs(lx) > halfW || Math.abs(ly) > col.height / 2 + 4 / s) continue;
-    const score = col.lane * 1000 + Math.abs(lx);
-    if (!best || score < best.score) best = { col, score };
+  for (const item of currentScene()) {
+    if (item.kind !== "column" || !ids.has(item.piece.id)) continue;
+    const distance = Scene.distanceTo(item.shape.hull, X, Y);
+    if (distance <= reach && (!best || distance < best.distance)) best = { col: item.piece, distance };
   }
   return best && best.col;
 }
@@ -59,20 +52,24 @@ export function columnAt(wx, wy, ids) {
 export function onPointer(event) {
   const state = game.state;
   if (!state || state.status !== "playing" || game.busy) return;
-  const [wx, wy] = canvasPoint(event);
+  const [X, Y] = canvasPoint(event);
   if (state.phase === "touched" && legal("pull").length) {
-    dragToPull(event, wx, wy);
+    dragToPull(event, X, Y);
     return;
   }
   if (state.phase === "holding" && legal("place").length) {
-    if (event.type === "pointerdown" || event.buttons) moveGhost(worldToPlatformX(wx), game.ghost.lane);
+    if (event.type === "pointerdown" || event.buttons) moveGhost(...pictureToPlatform(X, Y));
     return;
   }
   if (state.phase === "lay" && legal("lay_platform").length) {
-    if (event.type === "pointerdown" || event.buttons) moveGhost(wx, 0);
+    if (event.type === "pointerdown" || event.buttons) {
+      const top = topPlatform(state);
+      const [x] = Scene.onPlane(X, Y, top.y + top.thickness / 2 + state.dimensions.column_height);
+      moveGhost(x, 0);
+    }
     return;
   }
-  pointAtColumn(event, wx, wy);
+  pointAtColumn(event, X, Y);
 }
 
 /* ---------- Pointing at a column: mouse, pen or finger ---------- */
@@ -83,19 +80,35 @@ export function columnChoices() {
   return { list: legal("remove_column"), sentence: gettext("Remove %(column)s") };
 }
 
-// The column under the pointer is the one meant: the drawn rectangles decide, not the
-// nearest lane. Where several overlap, the player chooses between them. A finger's first
-// tap selects and names the column; a second tap on it (or the button) commits. A mouse
-// click on a single column commits at once.
-export function pointAtColumn(event, wx, wy) {
+/* The columns a pointer means at a picture point. The villa is drawn in 3-D, so the one
+ * drawn on top there (the front-most) is the one meant, if the player may take it.
+ * Elsewhere (on the base, a platform or a column the player may not take) the columns
+ * the player may take within `slack` mm of the point are meant, nearest first: a finger
+ * is wider than a thin column. */
+export function columnsMeant(scene, ids, X, Y, slack) {
+  const top = Scene.topAt(scene, X, Y);
+  if (top && top.kind === "column" && ids.has(top.piece.id)) return [top.piece];
+  const near = [];
+  for (const item of scene) {
+    if (item.kind !== "column" || !ids.has(item.piece.id)) continue;
+    const distance = Scene.distanceTo(item.shape.hull, X, Y);
+    if (distance > 0 && distance <= slack) near.push({ col: item.piece, distance });
+  }
+  near.sort((a, b) => a.distance - b.distance);
+  return near.map((n) => n.col);
+}
+
+// A finger's first tap selects and names the column; a second tap on it (or the button)
+// commits. A mouse click commits at once. Where a finger lands between columns, the player
+// chooses between them.
+export function pointAtColumn(event, X, Y) {
   const { list } = columnChoices();
   if (!list.length) return;
   const finger = event.pointerType === "touch";
   const ids = new Set(list.map((a) => a.column));
-  const columns = game.state.columns.filter((c) => ids.has(c.id));
   // A finger may land a little beside a thin column; a mouse is precise.
   const slack = (finger ? 14 : 2) / game.view.scale;
-  const under = View.columnsUnder(columns, game.poses, wx, wy, slack);
+  const under = columnsMeant(currentScene(), ids, X, Y, slack);
   if (event.type === "pointermove") {
     if (finger) return;
     const id = under.length ? under[0].id : null;
@@ -204,13 +217,11 @@ export function renderColumnIndex() {
   if (!box) return;
   const poses = posesOf(state);
   const standing = state.columns.filter((c) => poses["c" + c.id]);
+  const hidden = Scene.hiddenColumns(Scene.buildScene(state, poses3d(poses)));
   const { list, sentence } = state.status === "playing" ? columnChoices() : { list: [], sentence: "" };
   const actions = new Map(list.map((a) => [a.column, a]));
   const hiders = new Map();
-  for (const col of standing) {
-    const hider = View.hiddenBehind(col, standing, poses);
-    if (hider) hiders.set(col.id, hider);
-  }
+  for (const [id, hider] of hidden) hiders.set(id, hider);
   box.querySelector("summary").textContent = hiders.size
     ? fmt(ngettext("Every column, level by level (%(n)s hidden behind another)", "Every column, level by level (%(n)s hidden behind others)", hiders.size), { n: hiders.size })
     : gettext("Every column, level by level");
@@ -223,7 +234,10 @@ export function renderColumnIndex() {
     const ul = el("ul", { class: "index-list", "aria-label": name });
     for (const col of columns) {
       const parts = [LANE_NAMES[col.lane], fmt(gettext("x %(x)s mm"), { x: Math.round(col.x) })];
-      if (hiders.has(col.id)) parts.push(fmt(gettext("hidden behind the %(column)s"), { column: columnName(hiders.get(col.id)) }));
+      if (hiders.has(col.id)) {
+        const hider = hiders.get(col.id);
+        parts.push(hider ? fmt(gettext("hidden behind the %(column)s"), { column: columnName(hider) }) : gettext("hidden under the platform above it"));
+      }
       if (col.locked) parts.push(gettext("locked"));
       const action = actions.get(col.id);
       const text = el(

@@ -14,7 +14,7 @@ export const game = {
   poses: {},
   anim: null,
   highlight: null,
-  ghost: { x: 0, lane: 0 },
+  ghost: { x: 0, z: 0 }, // where a column would stand on the top platform, from its centre (mm)
   lastTurn: null,
   busy: false,
   view: null,
@@ -28,13 +28,38 @@ export const game = {
   candidates: [], // columns overlapping under the pointer, offered in a chooser
 };
 
+/* Every piece's pose on the page: [x, y, angle_front, z, angle_side] (mm, radians), from
+ * the front pose [x, y, angle] and the side pose [z, y, angle] the server sends (scene.js
+ * turns it into a piece in 3-D), or null for a piece not in the villa. */
 export function posesOf(state) {
   const poses = {};
   for (const col of state.columns) {
-    poses["c" + col.id] = col.x === null || col.removed || col.in_hand ? null : [col.x, col.y, col.angle];
+    const out = col.x === null || col.removed || col.in_hand;
+    poses["c" + col.id] = out ? null : joinPose(null, [col.x, col.y, col.angle], col.side, col.z);
   }
   for (const p of state.platforms) {
-    poses["p" + p.index] = p.laid ? [p.x, p.y, p.angle] : null;
+    poses["p" + p.index] = p.laid ? joinPose(null, [p.x, p.y, p.angle], p.side, 0) : null;
+  }
+  return poses;
+}
+
+/* A page pose from a front and a side pose, either of which a frame may leave out
+ * (undefined: that view did not move, so it keeps `previous`); null: out of the villa. */
+export function joinPose(previous, front, side, zDefault) {
+  if (front === null || side === null) return null;
+  const before = previous || [0, 0, 0, zDefault || 0, 0];
+  const f = front || before;
+  const s = side ? [side[0], side[2]] : [before[3], before[4]];
+  return [f[0], f[1], f[2], s[0], s[1]];
+}
+
+// The poses after one animation frame: each body the frame moved, in either view.
+export function advance(poses, frame) {
+  const front = frame.poses || {};
+  const side = frame.side || {};
+  for (const key of new Set([...Object.keys(front), ...Object.keys(side)])) {
+    if (!(key in front) && !poses[key]) continue;
+    poses[key] = joinPose(poses[key], front[key], side[key], 0);
   }
   return poses;
 }
