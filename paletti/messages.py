@@ -290,7 +290,9 @@ def end_reason(rules: dict, names: list[str] | None = None) -> str:
         return ""
     how = END_REASONS.get(reason, "")
     collapse = rules.get("collapse") or {}
-    if reason == "collapse" and collapse.get("view") in COLLAPSE_WAYS:
+    if reason == "collapse" and collapse.get("direction") in COLLAPSE_DIRECTIONS:
+        how = f"{END_REASONS['collapse']} {COLLAPSE_DIRECTIONS[collapse['direction']]}"
+    elif reason == "collapse" and collapse.get("view") in COLLAPSE_WAYS:
         how = COLLAPSE_WAYS[collapse["view"]]
     why = outcome_sentence(rules.get("outcome"), names or [], rules.get("winner"))
     return " ".join(str(text) for text in (how, why) if text)

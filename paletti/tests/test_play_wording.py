@@ -44,6 +44,13 @@ def test_the_collapse_says_which_way_the_villa_fell():
     assert messages.end_reason(rules, NAMES).startswith(
         "The villa collapsed in depth, towards the front or the back."
     )
+    # The game-over panel names the way it fell, as the narration does.
+    rules["collapse"] = {"view": "side", "direction": "back"}
+    assert messages.end_reason(rules, NAMES).startswith(
+        "The villa collapsed. It fell towards the back."
+    )
+    with translation.override("fr"):
+        assert "arrière" in messages.end_reason(rules, NAMES)
 
 
 def test_the_winner_and_the_reason_are_one_sentence():
