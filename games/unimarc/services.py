@@ -16,7 +16,7 @@ from itertools import islice
 import reversion
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
-from django.db.models import prefetch_related_objects
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -849,9 +849,8 @@ def write_pending(
     games = [new.game for new in pending.games]
     # What reversion follows from a game (its admin's inlines), serialises (its languages)
     # and names (a credit's person), read for the batch in a query each, not for each game.
-    prefetch_related_objects(
-        games, "languages", "credits__person", "content_items", "copies", "summaries"
-    )
+    credits = Prefetch("credits", GameAuthor.objects.select_related("person"))
+    prefetch_related_objects(games, "languages", credits, "content_items", "copies", "summaries")
     for new in pending.games:
         new.outcome.game_id = new.game.pk
         reversion.add_to_revision(new.game)
