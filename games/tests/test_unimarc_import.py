@@ -475,3 +475,22 @@ def test_new_games_are_written_a_statement_per_table_not_per_record(
         report = run(content)
     assert report.counts["created"] == 100
     assert Game.objects.count() == 100
+
+
+def test_the_history_written_in_bulk_is_what_reversion_itself_writes(esar):
+    import reversion
+    from reversion.models import Version
+
+    run(corpus.iso([numbered(1), numbered(2)]))
+    game = Game.objects.get(title="Jeu numéro 2")
+    # As the import wrote it: the search data is filled in afterwards, by the indexing.
+    game.search_vector = game.search_terms = None
+    parts = [game, *game.credits.all(), *game.content_items.all(), *game.copies.all()]
+    with translation.override("en"), reversion.create_revision():
+        for part in parts:
+            reversion.add_to_revision(part)
+    for part in parts:
+        ours, its = Version.objects.get_for_object(part).order_by("pk")
+        assert ours.revision.comment == "UNIMARC import"
+        assert (ours.format, ours.db, ours.object_repr) == (its.format, its.db, its.object_repr)
+        assert ours.serialized_data == its.serialized_data, part
