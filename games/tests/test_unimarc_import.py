@@ -494,3 +494,23 @@ def test_the_history_written_in_bulk_is_what_reversion_itself_writes(esar):
         assert ours.revision.comment == "UNIMARC import"
         assert (ours.format, ours.db, ours.object_repr) == (its.format, its.db, its.object_repr)
         assert ours.serialized_data == its.serialized_data, part
+
+
+def test_the_admin_upload_refuses_more_records_than_a_request_has_time_for(esar, monkeypatch):
+    from django.test import Client
+
+    volunteer = User.objects.create_user("vol", is_staff=True)
+    volunteer.groups.add(Group.objects.get(name="Ludothécaire"))
+    client = Client()
+    client.force_login(volunteer)
+    monkeypatch.setattr("games.admin_unimarc.MAX_UPLOAD_RECORDS", 2)
+    for content in (corpus.iso(corpus.seeds()), corpus.xml(corpus.seeds())):
+        response = upload(client, content, default_esar="A 400")
+        assert response.status_code == 200
+        page = response.content.decode()
+        assert "The file holds 3 records; the admin imports at most 2 at a time" in page
+        assert "manage.py import_unimarc" in page
+        assert not Game.objects.exists()
+    monkeypatch.setattr("games.admin_unimarc.MAX_UPLOAD_RECORDS", 3)
+    response = upload(client, corpus.iso(corpus.seeds()), default_esar="A 400")
+    assert "3 created" in response.content.decode()

@@ -588,6 +588,15 @@ def import_one(
     return outcome
 
 
+_XML_RECORD_END = re.compile(rb"</(?:[\w.-]+:)?record\s*>")
+
+
+def record_count(content: bytes) -> int:
+    """How many records the file holds, counted without reading them (at least 1): its
+    ISO 2709 record terminators, or its XML records' end tags, with or without a prefix."""
+    return max(content.count(b"\x1d"), len(_XML_RECORD_END.findall(content)), 1)
+
+
 def import_unimarc(
     content: bytes,
     *,
@@ -599,7 +608,7 @@ def import_unimarc(
     the file holds: every problem is in the report."""
     report = ImportReport(dry_run=options.dry_run)
     mapping = custom_field_mapping(options.custom_fields)
-    total = max(content.count(b"\x1d"), content.count(b"<record"), 1)
+    total = record_count(content)
     items = read_file(content)
     done = 0
     vocabulary = Vocabulary()
