@@ -514,3 +514,10 @@ def test_the_admin_upload_refuses_more_records_than_a_request_has_time_for(esar,
     monkeypatch.setattr("games.admin_unimarc.MAX_UPLOAD_RECORDS", 3)
     response = upload(client, corpus.iso(corpus.seeds()), default_esar="A 400")
     assert "3 created" in response.content.decode()
+
+
+def test_a_dry_run_reads_each_record_against_the_catalogue_as_it_stands(esar):
+    report = run(corpus.iso([numbered(1), numbered(2), numbered(1)]), dry_run=True)
+    assert [o.action for o in report.outcomes] == ["created"] * 3
+    assert not Game.objects.exists()
+    assert not Person.objects.exists()
