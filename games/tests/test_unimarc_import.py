@@ -11,7 +11,7 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.models import Game, ImportedRecord, Person
+from games.models import Game, ImportedRecord, Person, Publisher
 from games.tests import unimarc_corpus as corpus
 from games.unimarc.services import ImportOptions, import_unimarc
 
@@ -437,6 +437,26 @@ def test_a_bad_record_in_the_middle_of_a_batch_is_reported_and_the_others_go_in(
     assert outcome(report, 8).game_id == game.pk
 
 
+def test_a_refused_record_leaves_no_person_or_publisher_behind(esar):
+    from django.contrib.auth.models import Permission
+
+    # May add games, people and publishers but not copies: the record is refused at its
+    # copy, after the person and publisher it names were made for it.
+    clerk = User.objects.create_user("clerk", is_staff=True)
+    for codename in ("add_game", "add_person", "add_publisher", "add_language"):
+        clerk.user_permissions.add(Permission.objects.get(codename=codename))
+    records = [
+        numbered(1, copies=[]),
+        numbered(2, publisher="Nouvel éditeur"),
+        numbered(3, copies=[]),
+    ]
+    report = run(corpus.iso(records), user=User.objects.get(pk=clerk.pk))
+    assert [o.action for o in report.outcomes] == ["created", "failed", "created"]
+    assert "may not add copies" in outcome(report, 2).reason
+    assert not Person.objects.filter(name="Élise Auteur2").exists()
+    assert not Publisher.objects.filter(name="Nouvel éditeur").exists()
+
+
 def test_each_imported_record_has_its_history_entry_with_who_and_what(esar):
     from reversion.models import Version
 
@@ -483,17 +503,24 @@ def test_the_history_written_in_bulk_is_what_reversion_itself_writes(esar):
 
     run(corpus.iso([numbered(1), numbered(2)]))
     game = Game.objects.get(title="Jeu numéro 2")
+    ours = Version.objects.get_for_object(game).get().revision
     # As the import wrote it: the search data is filled in afterwards, by the indexing.
     game.search_vector = game.search_terms = None
-    parts = [game, *game.credits.all(), *game.content_items.all(), *game.copies.all()]
     with translation.override("en"), reversion.create_revision():
-        for part in parts:
-            reversion.add_to_revision(part)
-    for part in parts:
-        ours, its = Version.objects.get_for_object(part).order_by("pk")
-        assert ours.revision.comment == "UNIMARC import"
-        assert (ours.format, ours.db, ours.object_repr) == (its.format, its.db, its.object_repr)
-        assert ours.serialized_data == its.serialized_data, part
+        reversion.add_to_revision(game)  # and what reversion follows from it
+    its = Version.objects.get_for_object(game).exclude(revision=ours).get().revision
+    ours_by_object = {(v.content_type_id, v.object_id): v for v in ours.version_set.all()}
+    its_versions = list(its.version_set.all())
+    assert len(its_versions) == 1 + 2 + 5 + 1  # the game, its credits, contents and copy
+    for version in its_versions:
+        mine = ours_by_object[(version.content_type_id, version.object_id)]
+        assert (mine.format, mine.db, mine.object_repr) == (
+            version.format,
+            version.db,
+            version.object_repr,
+        )
+        assert mine.serialized_data == version.serialized_data, version.object_repr
+    assert ours.comment == "UNIMARC import"
 
 
 def test_the_admin_upload_refuses_more_records_than_a_request_has_time_for(esar, monkeypatch):

@@ -743,7 +743,7 @@ def sort_record(
 ) -> NewGame | RecordOutcome | None:
     """A new game to write with the batch, an outcome already known (skipped, refused),
     or None: the record goes in on its own (it may be a game of the catalogue)."""
-    mark = vocabulary.mark()
+    mark, rows = vocabulary.mark(), len(pending.rows)
     try:
         outcome, values = screen(data, options)
         if values is None:
@@ -757,10 +757,12 @@ def sort_record(
         )  # fmt: skip
     except RecordRefused as refusal:
         vocabulary.forget_since(mark)
+        del pending.rows[rows:]  # the publishers and people it made are not written
         return refused(item, data, refusal)
     except (ValueError, TypeError):
         # What only the database would say why: on its own, it is reported as it does.
         vocabulary.forget_since(mark)
+        del pending.rows[rows:]
         return None
 
 
@@ -903,9 +905,7 @@ def write_history(pending: NewGames, *, user) -> None:
 def map_read(item: ReadRecord, mapping) -> GameData | RecordOutcome:
     """The record mapped, or its failure."""
     if item.record is None:
-        return RecordOutcome(
-            number=item.number, action="failed", reason=item.error, encoding=item.encoding_note
-        )
+        return RecordOutcome(number=item.number, action="failed", reason=item.error)
     try:
         return map_record(item.record, number=item.number, custom_fields=mapping)
     except Exception as error:  # noqa: BLE001 - a record pymarc accepted but nobody can read
@@ -913,7 +913,6 @@ def map_read(item: ReadRecord, mapping) -> GameData | RecordOutcome:
             number=item.number,
             action="failed",
             reason=_("Unreadable: %(error)s") % {"error": error},
-            encoding=item.encoding_note,
         )
 
 
