@@ -1,9 +1,12 @@
 """The UNIMARC import: each record of a file made into a game, or reported.
 
-``import_unimarc`` is what the command and the admin upload call. Each record is its own
-transaction (a savepoint): a record that fails leaves nothing behind and the others go
-in. A dry run does the same work and rolls every record back, so what it reports is
-exactly what an import would do.
+``import_unimarc`` is what the command and the admin upload call. Each record is atomic:
+a record that fails leaves nothing behind and the others go in. Records are taken in
+batches (a transaction each): the batch's new games are made and checked in memory and
+written together, a statement per table, and a record that may update a game goes in on
+its own, in a savepoint; when the database refuses a batch's new games, they go in one at
+a time, each in its own savepoint (``import_batch``). A dry run does the same work and
+rolls it back, so what it reports is what an import would do.
 """
 
 import json
@@ -621,11 +624,10 @@ def import_unimarc(
 
     with indexing_deferred():
         while batch := list(islice(items, COMMIT_EVERY)):
-            # A transaction per batch, a savepoint per record: a commit per record cost
-            # a third of the import's time on SQLite.
-            # One version per game, added by hand once the game is whole, in one revision
-            # per batch: reversion's own handlers serialised a game again at every save
-            # and saved a revision per record, a third of the import's time.
+            # A transaction per batch: a commit per record cost a third of the import's
+            # time on SQLite. A game a record updates is versioned by hand once it is
+            # whole, in one revision per batch (reversion's own handlers serialised a game
+            # again at every save); new games' history is written in bulk (write_history).
             with transaction.atomic(), reversion.create_revision(manage_manually=True):
                 if user is not None:
                     reversion.set_user(user)
@@ -794,7 +796,7 @@ def prepare_new(
         require(user, "add_copy", ", ".join(c.barcode for c in copies))
     if not dry_run:
         # A dry run rolls every record back: the next ones must not find this one
-        # (as ``import_read`` forgets a record it rolled back).
+        # (as ``import_mapped`` forgets a record it rolled back).
         vocabulary.add_game(game, data.source_id, publisher=values["publisher"])
         for copy in copies:
             vocabulary.remember(vocabulary.barcodes, copy.barcode, game)
@@ -844,9 +846,10 @@ def write_pending(
     pending: NewGames, outcomes: list, options: ImportOptions, *, user, vocabulary: Vocabulary
 ) -> None:
     """Write the pending new games (``write_new``) and version each, with its credits,
-    contents and copies. If the database refuses the lot (a value too long for it, a
-    credit named twice…), they go in one at a time, each on its own, so that the one it
-    refuses is reported with its reason and the others go in."""
+    contents and copies. If the database refuses the lot (a value too long for a
+    PostgreSQL column, two names that are one person once cut to 200 characters…), they
+    go in one at a time, each on its own, so that the one it refuses is reported with its
+    reason and the others go in."""
     try:
         with transaction.atomic():
             write_new(pending, dry_run=options.dry_run)
