@@ -11,7 +11,7 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.models import Game, ImportedRecord
+from games.models import Game, ImportedRecord, Person, Publisher
 from games.tests import unimarc_corpus as corpus
 from games.unimarc.services import ImportOptions, import_unimarc
 
@@ -383,3 +383,168 @@ def test_two_games_of_one_title_get_two_slugs(esar):
     records = [corpus.alhambra(), corpus.alhambra(notice_id=104, publisher="Ravensburger")]
     run(corpus.iso(records))
     assert sorted(Game.objects.values_list("slug", flat=True)) == ["alhambra", "alhambra-2"]
+
+
+# The bulk path: a batch's new games are written together, each record still on its own.
+
+
+def numbered(n, **changes):
+    """A small game record of its own: title, publisher, copy and record number ``n``."""
+    values = {
+        "notice_id": 5000 + n,
+        "title": f"Jeu numéro {n}",
+        "authors": [(f"Auteur{n}", "Élise", "070"), ("Dessinatrice", "Ada", "440")],
+        "publisher": f"Éditeur {n % 3}",
+        "category": "A 404 jeu d'adresse",
+        "custom": {**corpus.villa_paletti_custom(), "duree": str(10 + n)},
+        "copies": [{"expl_cb": f"N{n:04d}", "statut_libelle": "Disponible"}],
+    }
+    values.update(changes)
+    return corpus.pmb_record(**values)
+
+
+def test_a_bad_record_in_the_middle_of_a_batch_is_reported_and_the_others_go_in(esar):
+    volunteer = User.objects.create_user("vol", is_staff=True)
+    volunteer.groups.add(Group.objects.get(name="Ludothécaire"))
+    # Record 3 fails a check the import makes itself (more players at least than at most);
+    # record 6 names two people whose names differ only after the 200 characters a name
+    # may have: only the database can refuse it (the same person twice), which makes the
+    # batch's bulk write fail and its records go in one at a time.
+    records = [numbered(n) for n in range(1, 10)]
+    custom = {**corpus.villa_paletti_custom(), "nb_joueurs_min": "5", "nb_joueurs_max": "3"}
+    records[2] = numbered(3, custom=custom)
+    long_name = "Z" * 200
+    records[5] = numbered(6, authors=[(long_name + "a", "", "070"), (long_name + "b", "", "070")])
+    report = run(corpus.iso(records), user=User.objects.get(pk=volunteer.pk))
+    assert [o.action for o in report.outcomes] == ["created"] * 2 + ["failed"] + ["created"] * 2 + [
+        "failed"
+    ] + ["created"] * 3
+    assert "maximum number of players is below the minimum" in outcome(report, 3).reason
+    assert "database refused it" in outcome(report, 6).reason
+    assert outcome(report, 6).title == "Jeu numéro 6"
+    titles = set(Game.objects.values_list("title", flat=True))
+    assert titles == {f"Jeu numéro {n}" for n in (1, 2, 4, 5, 7, 8, 9)}
+    assert not Person.objects.filter(name=long_name).exists()  # nothing of record 6 is left
+    game = Game.objects.get(title="Jeu numéro 8")
+    assert [(c.person.name, c.role) for c in game.credits.all()] == [
+        ("Élise Auteur8", "author"),
+        ("Ada Dessinatrice", "illustrator"),
+    ]
+    assert game.copies.get().barcode == "N0008"
+    assert game.content_items.count() == 5  # the contents' checklist, as one at a time
+    assert game.duration_minutes == 18
+    assert game.imported_record.source_id == "5008"
+    assert outcome(report, 8).game_id == game.pk
+
+
+def test_a_refused_record_leaves_no_person_or_publisher_behind(esar):
+    from django.contrib.auth.models import Permission
+
+    # May add games, people and publishers but not copies: the record is refused at its
+    # copy, after the person and publisher it names were made for it.
+    clerk = User.objects.create_user("clerk", is_staff=True)
+    for codename in ("add_game", "add_person", "add_publisher", "add_language"):
+        clerk.user_permissions.add(Permission.objects.get(codename=codename))
+    records = [
+        numbered(1, copies=[]),
+        numbered(2, publisher="Nouvel éditeur"),
+        numbered(3, copies=[]),
+    ]
+    report = run(corpus.iso(records), user=User.objects.get(pk=clerk.pk))
+    assert [o.action for o in report.outcomes] == ["created", "failed", "created"]
+    assert "may not add copies" in outcome(report, 2).reason
+    assert not Person.objects.filter(name="Élise Auteur2").exists()
+    assert not Publisher.objects.filter(name="Nouvel éditeur").exists()
+
+
+def test_each_imported_record_has_its_history_entry_with_who_and_what(esar):
+    from reversion.models import Version
+
+    volunteer = User.objects.create_user("vol", is_staff=True)
+    volunteer.groups.add(Group.objects.get(name="Ludothécaire"))
+    run(corpus.iso([numbered(n) for n in range(1, 6)]), user=User.objects.get(pk=volunteer.pk))
+    for game in Game.objects.all():
+        versions = Version.objects.get_for_object(game)
+        assert versions.count() == 1, game.title
+        version = versions.get()
+        assert version.revision.user == volunteer
+        assert version.revision.comment == "UNIMARC import"
+        assert version.field_dict["title"] == game.title
+        # The version holds the game whole: its credits, contents and copy with it.
+        for part in [*game.credits.all(), game.copies.get(), *game.content_items.all()]:
+            assert Version.objects.get_for_object(part).get().revision == version.revision
+
+
+def test_a_record_found_again_in_the_same_file_updates_the_game_it_made(esar):
+    first = numbered(1)
+    again = numbered(1, custom={**corpus.villa_paletti_custom(), "duree": "45"})
+    other_copy = numbered(2, copies=[{"expl_cb": "N0001", "statut_libelle": "Disponible"}])
+    report = run(corpus.iso([first, again, other_copy]))
+    assert [o.action for o in report.outcomes] == ["created", "updated", "created"]
+    assert Game.objects.get(title="Jeu numéro 1").duration_minutes == 45
+    assert "N0001 is already a copy of another game" in outcome(report, 3).notes[0]
+    assert not Game.objects.get(title="Jeu numéro 2").copies.exists()
+
+
+def test_new_games_are_written_a_statement_per_table_not_per_record(
+    esar, django_assert_max_num_queries
+):
+    content = corpus.iso([numbered(n) for n in range(1, 101)])
+    # One at a time, 100 records took more than 1 500 statements.
+    with django_assert_max_num_queries(60):
+        report = run(content)
+    assert report.counts["created"] == 100
+    assert Game.objects.count() == 100
+
+
+def test_the_history_written_in_bulk_is_what_reversion_itself_writes(esar):
+    import reversion
+    from reversion.models import Version
+
+    run(corpus.iso([numbered(1), numbered(2)]))
+    game = Game.objects.get(title="Jeu numéro 2")
+    ours = Version.objects.get_for_object(game).get().revision
+    # As the import wrote it: the search data is filled in afterwards, by the indexing.
+    game.search_vector = game.search_terms = None
+    with translation.override("en"), reversion.create_revision():
+        reversion.add_to_revision(game)  # and what reversion follows from it
+    its = Version.objects.get_for_object(game).exclude(revision=ours).get().revision
+    ours_by_object = {(v.content_type_id, v.object_id): v for v in ours.version_set.all()}
+    its_versions = list(its.version_set.all())
+    assert len(its_versions) == 1 + 2 + 5 + 1  # the game, its credits, contents and copy
+    for version in its_versions:
+        mine = ours_by_object[(version.content_type_id, version.object_id)]
+        assert (mine.format, mine.db, mine.object_repr) == (
+            version.format,
+            version.db,
+            version.object_repr,
+        )
+        assert mine.serialized_data == version.serialized_data, version.object_repr
+    assert ours.comment == "UNIMARC import"
+
+
+def test_the_admin_upload_refuses_more_records_than_a_request_has_time_for(esar, monkeypatch):
+    from django.test import Client
+
+    volunteer = User.objects.create_user("vol", is_staff=True)
+    volunteer.groups.add(Group.objects.get(name="Ludothécaire"))
+    client = Client()
+    client.force_login(volunteer)
+    monkeypatch.setattr("games.admin_unimarc.MAX_UPLOAD_RECORDS", 2)
+    for content in (corpus.iso(corpus.seeds()), corpus.xml(corpus.seeds())):
+        response = upload(client, content, default_esar="A 400")
+        assert response.status_code == 200
+        page = response.content.decode()
+        assert "The file holds 3 records; the admin imports at most 2 at a time" in page
+        assert "manage.py import_unimarc" in page
+        assert not Game.objects.exists()
+    monkeypatch.setattr("games.admin_unimarc.MAX_UPLOAD_RECORDS", 3)
+    response = upload(client, corpus.iso(corpus.seeds()), default_esar="A 400")
+    assert "3 created" in response.content.decode()
+
+
+def test_a_dry_run_reads_each_record_against_the_catalogue_as_it_stands(esar):
+    report = run(corpus.iso([numbered(1), numbered(2), numbered(1)]), dry_run=True)
+    assert [o.action for o in report.outcomes] == ["created"] * 3
+    assert not Game.objects.exists()
+    assert not Person.objects.exists()

@@ -89,7 +89,7 @@ def decide_encoding(text_bytes: bytes) -> str | None:
         return UTF8
     # ISO 8859-1 has controls where Windows-1252 has œ, €, curly quotes: a byte there
     # says Windows-1252.
-    windows = any(0x80 <= byte <= 0x9F for byte in text_bytes)
+    windows = _WINDOWS_ONLY.search(text_bytes) is not None
     for name in (UTF8, WINDOWS_1252 if windows else LATIN_1):
         try:
             text = text_bytes.decode(CODECS[name])
@@ -100,6 +100,7 @@ def decide_encoding(text_bytes: bytes) -> str | None:
     return None
 
 
+_WINDOWS_ONLY = re.compile(rb"[\x80-\x9f]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1c\x7f-\x9f]")
 
 
@@ -172,7 +173,7 @@ def split_iso2709(data: bytes) -> Iterator[tuple[int, bytes | None, str]]:
 def parse_chunk(number: int, chunk: bytes) -> ReadRecord:
     """One ISO 2709 record's bytes, decoded in the encoding its bytes are in."""
     result = ReadRecord(number=number)
-    text_part = bytes(b for b in chunk if b not in (RECORD_END, FIELD_END, SUBFIELD_MARK))
+    text_part = chunk.translate(None, bytes([RECORD_END, FIELD_END, SUBFIELD_MARK]))
     encoding = decide_encoding(text_part)
     result.declared = declared_encoding(chunk)
     if encoding is None:

@@ -1,11 +1,15 @@
 """The UNIMARC import: each record of a file made into a game, or reported.
 
-``import_unimarc`` is what the command and the admin upload call. Each record is its own
-transaction (a savepoint): a record that fails leaves nothing behind and the others go
-in. A dry run does the same work and rolls every record back, so what it reports is
-exactly what an import would do.
+``import_unimarc`` is what the command and the admin upload call. Each record is atomic:
+a record that fails leaves nothing behind and the others go in. Records are taken in
+batches (a transaction each): the batch's new games are made and checked in memory and
+written together, a statement per table, and a record that may update a game goes in on
+its own, in a savepoint; when the database refuses a batch's new games, they go in one at
+a time, each in its own savepoint (``import_batch``). A dry run does the same work and
+rolls it back, so what it reports is what an import would do.
 """
 
+import json
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -14,12 +18,19 @@ from datetime import date
 from itertools import islice
 
 import reversion
+from django.contrib.contenttypes.models import ContentType
+from django.core import serializers
 from django.core.exceptions import ValidationError
-from django.db import DatabaseError, transaction
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import DatabaseError, router, transaction
+from django.db.models import prefetch_related_objects
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from reversion.models import Revision, Version
 
+from games.checklist import ContentItem, parse_contents
 from games.copies import Copy, status_from_pmb
 from games.models import (
     RECORD_FIELDS,
@@ -32,7 +43,7 @@ from games.models import (
 )
 from games.provenance import ImportedRecord
 from games.services_copies import checklist_from_contents
-from games.signals import indexing_deferred
+from games.signals import catalogue_changed, indexing_deferred
 from games.text import fold
 
 from .mapping import (
@@ -66,6 +77,9 @@ ACTIONS = {
 }
 
 
+FORGOTTEN = object()  # a key ``Vocabulary.remember`` found no value under
+
+
 class Vocabulary:
     """Publishers, people, languages and ESAR categories by name, read once per import
     (a query each per record was a fifth of the import's time). Rows created inside a
@@ -92,26 +106,36 @@ class Vocabulary:
             .values_list("source_id", "game_id")
         )
         self.slugs = dict.fromkeys(Game.objects.values_list("slug", flat=True))
-        self.created: list[tuple[dict, str]] = []
+        self.created: list[tuple[dict, str, object]] = []  # table, key, value before
+        self.barcodes: dict[str, int | Game] = {}  # a batch's copies known, by barcode
 
-    def add_game(self, game: Game, source_id: str) -> None:
+    def add_game(self, game: Game, source_id: str, publisher: str | None = None) -> None:
+        """Find ``game`` by what it is found by from now on: by its pk, or the game itself
+        while it waits to be written with its batch (``publisher``: its name, as the
+        game's publisher may not be written yet either)."""
+        row = game if game.pk is None else game.pk
         if game.ean:
-            self.remember(self.by_ean, game.ean, game.pk)
-        publisher = game.publisher.name.casefold() if game.publisher_id else ""
-        self.remember(self.by_title, (title_key(game.title), publisher), game.pk)
+            self.remember(self.by_ean, game.ean, row)
+        if publisher is None:
+            publisher = game.publisher.name if game.publisher_id else ""
+        self.remember(self.by_title, (title_key(game.title), publisher.casefold()), row)
         if source_id:
-            self.remember(self.by_source, source_id, game.pk)
+            self.remember(self.by_source, source_id, row)
 
     def remember(self, table: dict, key: str, row) -> None:
+        self.created.append((table, key, table.get(key, FORGOTTEN)))
         table[key] = row
-        self.created.append((table, key))
 
     def mark(self) -> int:
         return len(self.created)
 
     def forget_since(self, mark: int) -> None:
-        for table, key in self.created[mark:]:
-            table.pop(key, None)
+        """Undo what was remembered since ``mark``: what a key named before comes back."""
+        for table, key, before in reversed(self.created[mark:]):
+            if before is FORGOTTEN:
+                table.pop(key, None)
+            else:
+                table[key] = before
         del self.created[mark:]
 
 
@@ -221,23 +245,28 @@ def title_key(title: str) -> str:
     return " ".join(re.sub(r"[^0-9a-z]+", " ", fold(title)).split())
 
 
-def find_duplicate(data: GameData, vocabulary) -> tuple[Game | None, str]:
-    """The game this record already is: by EAN, then title and publisher, then the record
-    number an earlier import of it kept."""
+def duplicate_of(data: GameData, vocabulary) -> tuple[int | Game | None, str]:
+    """What this record already is, from what the vocabulary knows: by EAN, then title and
+    publisher, then the record number an earlier import of it kept. A game's pk, or a new
+    game of this batch not written yet (a ``Game`` whose pk is None until it is)."""
     values = data.values
-    found, how = None, ""
     if values.get("ean") and values["ean"] in vocabulary.by_ean:
-        found, how = vocabulary.by_ean[values["ean"]], _("EAN %(ean)s") % {"ean": values["ean"]}
-    if found is None:
-        key = (title_key(values.get("title", "")), values.get("publisher", "").casefold())
-        if key in vocabulary.by_title:
-            found, how = vocabulary.by_title[key], _("title and publisher")
-    if found is None and data.source_id in vocabulary.by_source:
-        found = vocabulary.by_source[data.source_id]
-        how = _("record number %(id)s") % {"id": data.source_id}
-    if found is None:
-        return None, ""
-    game = Game.objects.filter(pk=found).first()
+        return vocabulary.by_ean[values["ean"]], _("EAN %(ean)s") % {"ean": values["ean"]}
+    key = (title_key(values.get("title", "")), values.get("publisher", "").casefold())
+    if key in vocabulary.by_title:
+        return vocabulary.by_title[key], _("title and publisher")
+    if data.source_id in vocabulary.by_source:
+        return vocabulary.by_source[data.source_id], _("record number %(id)s") % {
+            "id": data.source_id
+        }
+    return None, ""
+
+
+def find_duplicate(data: GameData, vocabulary) -> tuple[Game | None, str]:
+    """The game this record already is (``duplicate_of``), read from the database."""
+    found, how = duplicate_of(data, vocabulary)
+    pk = found.pk if isinstance(found, Game) else found
+    game = Game.objects.filter(pk=pk).first() if pk is not None else None
     return game, (how if game else "")
 
 
@@ -266,21 +295,45 @@ def validation_reason(error: ValidationError) -> str:
     return " ".join(str(m) for m in error.messages)
 
 
-def apply_values(
-    game: Game, values: dict, names: list[str], *, user, vocabulary: Vocabulary
+def named(table: dict, key: str, make, codename: str, *, user, vocabulary, new=None):
+    """The vocabulary's row under ``key`` (a publisher, a person, a language), made with
+    ``make()`` if there is none, by a user who may add one: saved at once, or appended to
+    ``new`` to be written in bulk with its batch."""
+    row = table.get(key)
+    if row is None:
+        require(user, codename, key)
+        row = make()
+        if new is None:
+            row.save()
+        else:
+            new.append(row)
+        vocabulary.remember(table, key, row)
+    return row
+
+
+def set_fields(
+    game: Game, values: dict, names: list[str], *, user, vocabulary: Vocabulary, new=None
 ) -> None:
-    """Set ``names`` of ``values`` on ``game`` (saved, with its credits and languages)."""
+    """Set the game's own fields among ``names`` and validate it, as its form would
+    (``new``: the bulk path's list of publishers to write, see ``named``)."""
     scalar = [n for n in names if n not in ("authors", "languages", "publisher", "esar")]
     for name in scalar:
         setattr(game, name, values[name])
     if "publisher" in names:
         name = values["publisher"]
-        publisher = vocabulary.publishers.get(name) if name else None
-        if name and publisher is None:
-            require(user, "add_publisher", name)
-            publisher = Publisher.objects.create(name=name)
-            vocabulary.remember(vocabulary.publishers, name, publisher)
-        game.publisher = publisher
+        game.publisher = (
+            named(
+                vocabulary.publishers,
+                name,
+                lambda: Publisher(name=name),
+                "add_publisher",
+                user=user,
+                vocabulary=vocabulary,
+                new=new,
+            )
+            if name
+            else None
+        )
     if "esar" in names:
         code = values["esar"]
         category = vocabulary.esar.get(code) if code else None
@@ -291,7 +344,6 @@ def apply_values(
                 else _("The ESAR category %(code)s is not in the vocabulary.") % {"code": code}
             )
         game.esar = category
-    is_new = game.pk is None
     if not game.slug:
         game.slug = unique_slug(game.title, vocabulary)
     try:
@@ -300,16 +352,52 @@ def apply_values(
         game.full_clean(exclude=["slug", "image", "publisher", "esar"], validate_constraints=False)
     except ValidationError as error:
         raise RecordRefused(validation_reason(error)) from None
+
+
+def languages_named(codes: list[str], *, user, vocabulary: Vocabulary, new=None) -> list:
+    return [
+        named(
+            vocabulary.languages,
+            code,
+            lambda code=code: Language(code=code),
+            "add_language",
+            user=user,
+            vocabulary=vocabulary,
+            new=new,
+        )
+        for code in codes
+    ]
+
+
+def credit_rows(game: Game, credits: list, *, user, vocabulary: Vocabulary, new=None) -> list:
+    return [
+        GameAuthor(
+            game=game,
+            person=named(
+                vocabulary.people,
+                name,
+                lambda name=name: Person(name=name[:200]),
+                "add_person",
+                user=user,
+                vocabulary=vocabulary,
+                new=new,
+            ),
+            role=role,
+            order=order,
+        )
+        for order, (name, role) in enumerate(credits)
+    ]
+
+
+def apply_values(
+    game: Game, values: dict, names: list[str], *, user, vocabulary: Vocabulary
+) -> None:
+    """Set ``names`` of ``values`` on ``game`` (saved, with its credits and languages)."""
+    is_new = game.pk is None
+    set_fields(game, values, names, user=user, vocabulary=vocabulary)
     game.save()
     if "languages" in names:
-        languages = []
-        for code in values["languages"]:
-            language = vocabulary.languages.get(code)
-            if language is None:
-                require(user, "add_language", code)
-                language = Language.objects.create(code=code)
-                vocabulary.remember(vocabulary.languages, code, language)
-            languages.append(language)
+        languages = languages_named(values["languages"], user=user, vocabulary=vocabulary)
         through = Game.languages.through
         if not is_new:
             through.objects.filter(game_id=game.pk).delete()
@@ -330,41 +418,31 @@ def set_credits(game: Game, credits: list, *, user, vocabulary: Vocabulary) -> N
         require(user, "delete_gameauthor", ", ".join(sorted(f"{n} ({r})" for n, r in removed)))
     if current:
         game.credits.all().delete()
-    rows = []
-    for order, (name, role) in enumerate(credits):
-        person = vocabulary.people.get(name)
-        if person is None:
-            require(user, "add_person", name)
-            person = Person.objects.create(name=name[:200])
-            vocabulary.remember(vocabulary.people, name, person)
-        rows.append(GameAuthor(game=game, person=person, role=role, order=order))
     # In bulk, without the per-row signals: the game is indexed and versioned with its
     # credits once they are all there (``import_one``).
-    GameAuthor.objects.bulk_create(rows)
+    GameAuthor.objects.bulk_create(credit_rows(game, credits, user=user, vocabulary=vocabulary))
 
 
-def import_copies(game: Game, data: GameData, outcome: RecordOutcome, *, user) -> None:
-    """The record's copies (995/996) the catalogue does not have yet, by barcode. A copy
-    already known is left as the desk keeps it; a barcode on another game is noted."""
-    if not data.copies:
-        return
-    known = dict(
-        Copy.objects.filter(barcode__in=[c.barcode for c in data.copies]).values_list(
-            "barcode", "game_id"
-        )
-    )
-    new = []
+def copies_to_add(game: Game, data: GameData, outcome: RecordOutcome, known: dict) -> list:
+    """The record's copies (995/996) the catalogue does not have yet, by barcode
+    (``known``: barcode → the game, or its pk, that has it). A copy already known is left
+    as the desk keeps it; a barcode on another game is noted."""
+    new, seen = [], set()
     for copy in data.copies:
         if not copy.barcode:
             outcome.notes.append(_("A copy without a barcode (995 $f): left out."))
             continue
+        if copy.barcode in seen:
+            continue
         if copy.barcode in known:
-            if known[copy.barcode] != game.pk:
+            owner = known[copy.barcode]
+            if not (owner is game or (game.pk is not None and owner == game.pk)):
                 outcome.notes.append(
                     _("Barcode %(barcode)s is already a copy of another game: left out.")
                     % {"barcode": copy.barcode}
                 )
             continue
+        seen.add(copy.barcode)
         status, understood = status_from_pmb(copy.status, copy.status_code)
         note = copy.note
         if not understood:
@@ -385,16 +463,28 @@ def import_copies(game: Game, data: GameData, outcome: RecordOutcome, *, user) -
                 acquired=acquired,
             )
         )
-        known[copy.barcode] = game.pk
+    return new
+
+
+def import_copies(game: Game, data: GameData, outcome: RecordOutcome, *, user) -> None:
+    """The record's new copies (``copies_to_add``), written."""
+    if not data.copies:
+        return
+    known = dict(
+        Copy.objects.filter(barcode__in=[c.barcode for c in data.copies]).values_list(
+            "barcode", "game_id"
+        )
+    )
+    new = copies_to_add(game, data, outcome, known)
     if new:
         require(user, "add_copy", ", ".join(c.barcode for c in new))
         Copy.objects.bulk_create(new)
 
 
-def import_one(
-    data: GameData, options: ImportOptions, *, user, vocabulary: Vocabulary
-) -> RecordOutcome:
-    """One mapped record into the catalogue (the caller holds the savepoint)."""
+def screen(data: GameData, options: ImportOptions) -> tuple[RecordOutcome, dict | None]:
+    """What can be said of a record before the catalogue is asked: its outcome so far
+    and the values it gives, or no values when it is skipped (RecordRefused when it
+    cannot go in)."""
     outcome = RecordOutcome(
         number=data.number,
         action="created",
@@ -406,7 +496,7 @@ def import_one(
     if data.leader_level == "s":
         outcome.action = "skipped"
         outcome.reason = _("Not a game: a periodical (leader/07 “s”).")
-        return outcome
+        return outcome, None
     allowed = GAME_TYPES | (OTHER_TYPES if options.other_types else set())
     if data.leader_type not in allowed:
         name = LEADER_TYPE_NAMES.get(data.leader_type, data.leader_type or "?")
@@ -415,7 +505,7 @@ def import_one(
             "code": data.leader_type,
             "name": name,
         }
-        return outcome
+        return outcome, None
     if "title" not in data.values:
         raise RecordRefused(_("No title (200 $a)."))
     if data.errors:
@@ -427,6 +517,16 @@ def import_one(
             _("No ESAR category in the record: %(code)s, as asked.")
             % {"code": options.default_esar}
         )
+    return outcome, new
+
+
+def import_one(
+    data: GameData, options: ImportOptions, *, user, vocabulary: Vocabulary
+) -> RecordOutcome:
+    """One mapped record into the catalogue (the caller holds the savepoint)."""
+    outcome, new = screen(data, options)
+    if new is None:
+        return outcome
     game, matched_by = find_duplicate(data, vocabulary)
     if game is None:
         require(user, "add_game", data.title)
@@ -491,6 +591,15 @@ def import_one(
     return outcome
 
 
+_XML_RECORD_END = re.compile(rb"</(?:[\w.-]+:)?record\s*>")
+
+
+def record_count(content: bytes) -> int:
+    """How many records the file holds, counted without reading them (at least 1): its
+    ISO 2709 record terminators, or its XML records' end tags, with or without a prefix."""
+    return max(content.count(b"\x1d"), len(_XML_RECORD_END.findall(content)), 1)
+
+
 def import_unimarc(
     content: bytes,
     *,
@@ -502,47 +611,331 @@ def import_unimarc(
     the file holds: every problem is in the report."""
     report = ImportReport(dry_run=options.dry_run)
     mapping = custom_field_mapping(options.custom_fields)
-    total = max(content.count(b"\x1d"), content.count(b"<record"), 1)
+    total = record_count(content)
     items = read_file(content)
     done = 0
     vocabulary = Vocabulary()
+
+    def step(_outcome):
+        nonlocal done
+        done += 1
+        if progress:
+            progress(done, max(total, done))
+
     with indexing_deferred():
         while batch := list(islice(items, COMMIT_EVERY)):
-            # A transaction per batch, a savepoint per record: a commit per record cost
-            # a third of the import's time on SQLite.
-            # One version per game, added by hand once the game is whole, in one revision
-            # per batch: reversion's own handlers serialised a game again at every save
-            # and saved a revision per record, a third of the import's time.
+            # A transaction per batch: a commit per record cost a third of the import's
+            # time on SQLite. A game a record updates is versioned by hand once it is
+            # whole, in one revision per batch (reversion's own handlers serialised a game
+            # again at every save); new games' history is written in bulk (write_history).
             with transaction.atomic(), reversion.create_revision(manage_manually=True):
                 if user is not None:
                     reversion.set_user(user)
                 reversion.set_comment(_("UNIMARC import"))
+                records = []
                 for item in batch:
                     if isinstance(item, FileProblem):
                         report.problems.append(item.message)
-                        continue
-                    done += 1
-                    report.outcomes.append(
-                        import_read(item, options, mapping, user=user, vocabulary=vocabulary)
+                    else:
+                        records.append(item)
+                report.outcomes.extend(
+                    import_batch(
+                        records, options, mapping, user=user, vocabulary=vocabulary, step=step
                     )
-                    if progress:
-                        progress(done, max(total, done))
+                )
     return report
 
 
-def import_read(
-    item: ReadRecord, options: ImportOptions, mapping, *, user, vocabulary: Vocabulary
-) -> RecordOutcome:
+@dataclass
+class NewGame:
+    """A new game of a batch, made and checked in memory, to be written with the others."""
+
+    item: ReadRecord
+    data: GameData
+    outcome: RecordOutcome
+    game: Game
+    values: dict
+    languages: list[Language]
+    credits: list[GameAuthor]
+    copies: list[Copy]
+    contents: list[ContentItem] = field(default_factory=list)  # its checklist, once written
+
+
+class NewGames:
+    """The new games of a batch waiting to be written, and the publishers, people and
+    languages they name that the catalogue does not have yet."""
+
+    def __init__(self):
+        self.games: list[NewGame] = []
+        self.rows: list = []  # new publishers, people and languages, in the order made
+        self.mark = 0  # the vocabulary's mark before the first of them
+
+
+def import_batch(
+    records: list[ReadRecord],
+    options: ImportOptions,
+    mapping,
+    *,
+    user,
+    vocabulary: Vocabulary,
+    step: Callable[[RecordOutcome], None],
+) -> list[RecordOutcome]:
+    """The outcomes of a batch's records, in their order. A record that is a new game is
+    made and checked in memory (``prepare_new``) and written with the batch's other new
+    games, a statement per table (``write_new``); a record that may update a game, or
+    that the catalogue must be asked about, goes in on its own (``import_mapped``), once
+    the new games before it are written."""
+    outcomes: list[RecordOutcome] = []
+    mapped = [(item, map_read(item, mapping)) for item in records]
+    # The barcodes of the batch's copies that the catalogue has: one query, not one a record.
+    barcodes = [copy.barcode for _item, data in mapped if isinstance(data, GameData)
+                for copy in data.copies if copy.barcode]  # fmt: skip
+    vocabulary.barcodes = dict(
+        Copy.objects.filter(barcode__in=barcodes).values_list("barcode", "game_id")
+    )
+    pending = NewGames()
+
+    def flush():
+        nonlocal pending
+        if pending.games:
+            write_pending(pending, outcomes, options, user=user, vocabulary=vocabulary)
+        pending = NewGames()
+
+    for item, data in mapped:
+        mark = vocabulary.mark()
+        if isinstance(data, RecordOutcome):
+            sorted_out = data
+        else:
+            sorted_out = sort_record(
+                item, data, options, user=user, vocabulary=vocabulary, pending=pending
+            )
+        if isinstance(sorted_out, NewGame):
+            if not pending.games:
+                pending.mark = mark  # what a failed write of them forgets
+            pending.games.append(sorted_out)
+            outcomes.append(sorted_out.outcome)
+        elif sorted_out is not None:
+            outcomes.append(sorted_out)
+        else:
+            flush()
+            outcomes.append(import_mapped(item, data, options, user=user, vocabulary=vocabulary))
+            copies_written(data, vocabulary)
+        step(outcomes[-1])
+    flush()
+    return outcomes
+
+
+def copies_written(data: GameData, vocabulary: Vocabulary) -> None:
+    """A record went in on its own: the batch's later records see the copies it wrote."""
+    codes = [copy.barcode for copy in data.copies if copy.barcode]
+    if codes:
+        vocabulary.barcodes.update(
+            Copy.objects.filter(barcode__in=codes).values_list("barcode", "game_id")
+        )
+
+
+def sort_record(
+    item: ReadRecord,
+    data: GameData,
+    options: ImportOptions,
+    *,
+    user,
+    vocabulary: Vocabulary,
+    pending: NewGames,
+) -> NewGame | RecordOutcome | None:
+    """A new game to write with the batch, an outcome already known (skipped, refused),
+    or None: the record goes in on its own (it may be a game of the catalogue)."""
+    mark, rows = vocabulary.mark(), len(pending.rows)
+    try:
+        outcome, values = screen(data, options)
+        if values is None:
+            outcome.encoding = item.encoding_note
+            return outcome
+        if duplicate_of(data, vocabulary)[0] is not None:
+            return None
+        return prepare_new(
+            item, data, outcome, values, user=user, vocabulary=vocabulary, pending=pending,
+            dry_run=options.dry_run,
+        )  # fmt: skip
+    except RecordRefused as refusal:
+        vocabulary.forget_since(mark)
+        del pending.rows[rows:]  # the publishers and people it made are not written
+        return refused(item, data, refusal)
+    except (ValueError, TypeError):
+        # What only the database would say why: on its own, it is reported as it does.
+        vocabulary.forget_since(mark)
+        del pending.rows[rows:]
+        return None
+
+
+def prepare_new(
+    item: ReadRecord,
+    data: GameData,
+    outcome: RecordOutcome,
+    values: dict,
+    *,
+    user,
+    vocabulary: Vocabulary,
+    pending: NewGames,
+    dry_run: bool,
+) -> NewGame:
+    """A record that is no game of the catalogue, made into a new game in memory with
+    the same checks, in the same order, as ``import_one`` (RecordRefused otherwise)."""
+    require(user, "add_game", data.title)
+    game = Game()
+    set_fields(game, values, FIELDS, user=user, vocabulary=vocabulary, new=pending.rows)
+    game.search_title = fold(game.title)  # as Game.save() does; bulk_create does not call it
+    languages = languages_named(
+        values["languages"], user=user, vocabulary=vocabulary, new=pending.rows
+    )
+    credits = credit_rows(
+        game, values["authors"], user=user, vocabulary=vocabulary, new=pending.rows
+    )
+    copies = copies_to_add(game, data, outcome, vocabulary.barcodes)
+    if copies:
+        require(user, "add_copy", ", ".join(c.barcode for c in copies))
+    if not dry_run:
+        # A dry run rolls every record back: the next ones must not find this one
+        # (as ``import_mapped`` forgets a record it rolled back).
+        vocabulary.add_game(game, data.source_id, publisher=values["publisher"])
+        for copy in copies:
+            vocabulary.remember(vocabulary.barcodes, copy.barcode, game)
+    outcome.encoding = item.encoding_note
+    return NewGame(item, data, outcome, game, values, languages, credits, copies)
+
+
+def write_new(pending: NewGames, *, dry_run: bool) -> None:
+    """The batch's new games with everything they hold: a statement per table, no
+    per-row signals (``catalogue_changed`` is told of them all at once)."""
+    for model in (Publisher, Person, Language):
+        model.objects.bulk_create([row for row in pending.rows if type(row) is model])
+    news = pending.games
+    Game.objects.bulk_create([new.game for new in news])
+    through = Game.languages.through
+    through.objects.bulk_create(
+        [
+            through(game_id=new.game.pk, language_id=language.pk)
+            for new in news
+            for language in new.languages
+        ]
+    )
+    GameAuthor.objects.bulk_create([credit for new in news for credit in new.credits])
+    ImportedRecord.objects.bulk_create(
+        [
+            ImportedRecord(
+                game=new.game,
+                source_id=new.data.source_id,
+                imported_values=new.values,
+                picture_url=new.data.picture_url,
+            )
+            for new in news
+        ]
+    )
+    Copy.objects.bulk_create([copy for new in news for copy in new.copies])
+    for new in news:
+        new.contents = [
+            ContentItem(game=new.game, name_fr=name, count=count, order=order)
+            for order, (count, name) in enumerate(parse_contents(new.game.contents))
+        ]
+    ContentItem.objects.bulk_create([item for new in news for item in new.contents])
+    if not dry_run:
+        catalogue_changed([new.game.pk for new in news])
+
+
+def write_pending(
+    pending: NewGames, outcomes: list, options: ImportOptions, *, user, vocabulary: Vocabulary
+) -> None:
+    """Write the pending new games (``write_new``) and version each, with its credits,
+    contents and copies. If the database refuses the lot (a value too long for a
+    PostgreSQL column, two names that are one person once cut to 200 characters…), they
+    go in one at a time, each on its own, so that the one it refuses is reported with its
+    reason and the others go in."""
+    try:
+        with transaction.atomic():
+            write_new(pending, dry_run=options.dry_run)
+            if options.dry_run:
+                raise DryRunRollback
+    except DryRunRollback:
+        vocabulary.forget_since(pending.mark)
+        return
+    except DatabaseError:
+        vocabulary.forget_since(pending.mark)
+        places = {id(outcome): n for n, outcome in enumerate(outcomes)}
+        for new in pending.games:
+            outcome = import_mapped(new.item, new.data, options, user=user, vocabulary=vocabulary)
+            outcomes[places[id(new.outcome)]] = outcome
+            copies_written(new.data, vocabulary)
+        return
+    for new in pending.games:
+        new.outcome.game_id = new.game.pk
+    write_history(pending, user=user)
+
+
+def write_history(pending: NewGames, *, user) -> None:
+    """Each new game's history entry, with who imported it and when: one revision for
+    the lot, and for each game the versions django-reversion's ``add_to_revision`` would
+    write (the game and what its admin page edits with it: credits, contents, copies),
+    in bulk through reversion's models. ``add_to_revision`` serialised each object on
+    its own (Django's JSON serializer, a pure-Python encoder a call) and was half of the
+    import's time; the versions are the same (a test compares them with its own)."""
+    games = [new.game for new in pending.games]
+    prefetch_related_objects(games, "languages")  # what a game's serialisation reads
+    parts = []
+    for new in pending.games:
+        parts += [new.game, *new.credits, *new.contents, *new.copies]
+    revision = Revision.objects.create(
+        date_created=timezone.now(), user=user, comment=_("UNIMARC import")
+    )
+    versions = []
+    for obj, data in zip(parts, serializers.serialize("python", parts), strict=True):
+        versions.append(
+            Version(
+                revision=revision,
+                content_type=ContentType.objects.get_for_model(type(obj)),
+                object_id=str(obj.pk),
+                db=router.db_for_write(type(obj), instance=obj),
+                format="json",
+                # What Django's JSON serializer writes for one object.
+                serialized_data="["
+                + json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False)
+                + "]",
+                object_repr=str(obj),
+            )
+        )
+    Version.objects.bulk_create(versions)
+
+
+def map_read(item: ReadRecord, mapping) -> GameData | RecordOutcome:
+    """The record mapped, or its failure."""
     if item.record is None:
         return RecordOutcome(number=item.number, action="failed", reason=item.error)
     try:
-        data = map_record(item.record, number=item.number, custom_fields=mapping)
+        return map_record(item.record, number=item.number, custom_fields=mapping)
     except Exception as error:  # noqa: BLE001 - a record pymarc accepted but nobody can read
         return RecordOutcome(
             number=item.number,
             action="failed",
             reason=_("Unreadable: %(error)s") % {"error": error},
         )
+
+
+def refused(item: ReadRecord, data: GameData, refusal: RecordRefused) -> RecordOutcome:
+    return RecordOutcome(
+        number=item.number,
+        action="failed",
+        title=data.title,
+        reason=str(refusal),
+        mapped=data.mapped,
+        unmapped=data.unmapped,
+        notes=data.notes,
+        encoding=item.encoding_note,
+    )
+
+
+def import_mapped(
+    item: ReadRecord, data: GameData, options: ImportOptions, *, user, vocabulary: Vocabulary
+) -> RecordOutcome:
+    """One record on its own, in its own savepoint: all of it goes in, or nothing."""
     mark = vocabulary.mark()
     try:
         with transaction.atomic():
@@ -553,15 +946,7 @@ def import_read(
         vocabulary.forget_since(mark)
     except RecordRefused as refusal:
         vocabulary.forget_since(mark)
-        outcome = RecordOutcome(
-            number=item.number,
-            action="failed",
-            title=data.title,
-            reason=str(refusal),
-            mapped=data.mapped,
-            unmapped=data.unmapped,
-            notes=data.notes,
-        )
+        outcome = refused(item, data, refusal)
     except (DatabaseError, ValueError, TypeError) as error:
         vocabulary.forget_since(mark)
         outcome = RecordOutcome(
