@@ -259,7 +259,9 @@ class Scene:
             for _ in range(FRAME_STEPS):
                 self.space.step(STEP)
             steps += FRAME_STEPS
-            poses = {key: self.pose(key) for key in self.bodies}
+            # Every body's pose when frames are kept; else those a collapse is judged on.
+            shown = self.bodies if record else [key for key in watch if key in self.bodies]
+            poses = {key: self.pose(key) for key in shown}
             if record:
                 run.frames.append((steps * STEP, poses))
             for key, start in centres.items():
@@ -278,9 +280,10 @@ class Scene:
                     run.collapsed = True
                     run.reason, run.piece, run.sign = failure
                     for key, body in self.bodies.items():
+                        pose = self.pose(key)
                         run.tracks[key] = Track(
-                            starts.get(key, poses[key]),
-                            poses[key],
+                            starts.get(key, pose),
+                            pose,
                             (*body.velocity, body.angular_velocity),
                         )
                     if stop_on_collapse:
