@@ -5,7 +5,8 @@ import copy
 import pytest
 
 from paletti.engine import IllegalAction, apply_action, legal_actions, new_match
-from paletti.engine.rules import _finish, _start_turn, _update_seal, lay_problem, scores
+from paletti.engine.rules import lay_problem, scores
+from paletti.engine.rules.turns import _finish, _start_turn, _update_seal
 
 
 def test_turns_go_clockwise(table):

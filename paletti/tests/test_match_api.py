@@ -381,7 +381,7 @@ def test_every_refusal_the_engine_can_give_is_translated():
 
     from paletti import messages
 
-    source = (Path(engine.__file__).parent / "rules.py").read_text()
+    source = "\n".join(p.read_text() for p in (Path(engine.__file__).parent / "rules").glob("*.py"))
     codes = set()
     for node in ast.walk(ast.parse(source)):
         # Refusals are raised as IllegalAction(code, …) / _refuse(code, …) or returned as
@@ -413,7 +413,7 @@ def test_every_event_the_engine_can_tell_has_a_sentence_in_each_language():
 
     from paletti import messages
 
-    source = (Path(engine.__file__).parent / "rules.py").read_text()
+    source = "\n".join(p.read_text() for p in (Path(engine.__file__).parent / "rules").glob("*.py"))
     codes = {
         node.args[0].value
         for node in ast.walk(ast.parse(source))

@@ -1,0 +1,150 @@
+"""What an action works with while it is applied: its copy of the rules, frames, events,
+the hand's dice, and the checks of an action's numbers."""
+
+import math
+import random
+
+from .. import villa
+from ..hands import FORESEEN, STEADINESS_DEFAULT, Chance, Gesture
+from ..pieces import PLATFORM_COLOURS
+from .state import _event, _refuse
+from .turns import _finish
+
+PLACE_ANIMATION_TIME = 0.3
+PLACE_ANIMATION_HEIGHT = 40.0  # mm above its resting place
+FRAME_TIME = 1.0 / 30.0
+
+
+def _number(action: dict, key: str) -> float:
+    value = action.get(key)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        _refuse("bad_parameter", f"The action needs a number '{key}'.")
+    return float(value)
+
+
+def _integer(action: dict, key: str) -> int:
+    value = action.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        _refuse("bad_parameter", f"The action needs an integer '{key}'.")
+    return value
+
+
+def _failed_level(rules: dict, piece: str) -> int:
+    """The level that failed: a platform's own level (blue = 1), a column's level (base 0).
+
+    A column caught in the fall may already be out of play (in hand); its level is kept.
+    """
+    if piece[0] == "p":
+        return int(piece[1:]) + 1
+    return rules["columns"][int(piece[1:])]["level"]
+
+
+def level_name(level: int) -> str:
+    """'base' for level 0, else the colour of the platform the level stands on."""
+    return "base" if level == 0 else PLATFORM_COLOURS[level - 1]
+
+
+def _collapse_event(rules: dict, collapse: dict, actor: int, events: list) -> None:
+    level = _failed_level(rules, collapse["piece"])
+    name = rules["seats"][actor]["name"]
+    direction = collapse["direction"]
+    events.append(
+        _event(
+            "collapse",
+            f"The villa collapses towards the {direction} ({collapse['reason'].replace('_', ' ')}, "
+            f"at the {level_name(level)} level); {name} caused it.",
+            by=actor,
+            reason=collapse["reason"],
+            level=level,
+            direction=direction,
+            view="side" if direction in ("front", "back") else "front",
+        )
+    )
+    record = {
+        "by": actor,
+        "reason": collapse["reason"],
+        "level": level,
+        "piece": collapse["piece"],
+        "direction": direction,
+        # Which flat drawing shows it best: the front one for a fall across the width.
+        "view": "side" if direction in ("front", "back") else "front",
+    }
+    _finish(rules, "collapse", events, record)
+
+
+def _scripted_frames(key: str, pose: list, side: list) -> list[dict]:
+    """A piece coming down onto its place from PLACE_ANIMATION_HEIGHT above it."""
+    n = max(1, int(round(PLACE_ANIMATION_TIME / FRAME_TIME)))
+    frames = []
+    for k in range(n):
+        lift = PLACE_ANIMATION_HEIGHT * (1 - k / n)
+        frames.append(
+            {
+                "t": round(k * FRAME_TIME, 3),
+                "poses": {key: _q(pose[0], pose[1] + lift, pose[2])},
+                "side": {key: _q(side[0], side[1] + lift, side[2])},
+            }
+        )
+    return frames
+
+
+def _q(x: float, y: float, a: float) -> list[float]:
+    return [round(x, 1), round(y, 1), round(a, 3)]
+
+
+def _need_phase(rules: dict, *phases: str) -> None:
+    if rules["phase"] not in phases:
+        _refuse("wrong_phase", f"That action is not possible now (phase: {rules['phase']}).")
+
+
+def _gesture(action: dict, low: float, high: float, default: float) -> Gesture:
+    """The hand's speed and steadiness from an action, each optional, each within range."""
+    speed = _optional_number(action, "speed", low, high, default)
+    steadiness = _optional_number(action, "steadiness", 0.0, 1.0, STEADINESS_DEFAULT)
+    return Gesture(speed=speed, steadiness=steadiness)
+
+
+def _optional_number(action: dict, key: str, low: float, high: float, default: float) -> float:
+    if key not in action:
+        return default
+    value = _number(action, key)
+    if not low <= value <= high:
+        _refuse("bad_parameter", f"'{key}' must lie between {low:g} and {high:g}.")
+    return value
+
+
+def _hand_rng(rules: dict) -> random.Random:
+    """The hand's dice for this action: from the match seed and the action's number."""
+    return random.Random(f"{rules['seed']}:hand:{rules['actions']}")  # noqa: S311
+
+
+def _last_time(frames: list) -> float:
+    return frames[-1]["t"] if frames else 0.0
+
+
+class Context:
+    """Per-action working set: the rules copy, frames, events."""
+
+    def __init__(self, rules: dict, record: bool, tremor: bool, chance: bool):
+        self.rules = rules
+        self.record = record
+        # tremor: the tremor option's placement error applies; chance: the hand's dice roll
+        # (off when a bot looks ahead: it cannot foresee its own hand).
+        self.tremor = tremor
+        self.chance = chance
+        self.frames: list = []
+        self.events: list = []
+        self.steps = 0
+
+    def hand(self) -> Chance:
+        return Chance.draw(_hand_rng(self.rules)) if self.chance else FORESEEN
+
+    def moved(self, outcome: villa.Outcome, first_frame: bool = True) -> dict | None:
+        """Keep a motion's frames and steps; the villa's poses follow its places. Returns
+        the collapse, if the villa came down."""
+        self.steps += outcome.steps
+        frames = outcome.frames if first_frame or not self.frames else outcome.frames[1:]
+        self.frames.extend(frames)
+        if outcome.collapse is None:
+            villa.sync_rest(self.rules)
+        return outcome.collapse
