@@ -74,6 +74,7 @@ STEADINESS = Number(0.0, 1.0, required=False)
 COMMON = {"seat": Integer(0, MAX_SEATS - 1, required=False)}
 
 ACTIONS = {
+    "take_colour": {"colour": Choice(COLUMN_COLOURS)},
     "choose_colour": {"colour": Choice(COLUMN_COLOURS)},
     "touch": {"column": COLUMN},
     "pull": {"column": SAME_COLUMN, "speed": PULL_SPEED, "steadiness": STEADINESS},

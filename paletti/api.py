@@ -164,6 +164,7 @@ class OptionsSerializer(serializers.Serializer):
     seal_start = serializers.ChoiceField(choices=["green", "blue"], default="green")
     protest = serializers.ChoiceField(choices=["french", "polish"], default="french")
     abort = serializers.ChoiceField(choices=["french", "polish"], default="french")
+    colours = serializers.ChoiceField(choices=["french", "polish"], default="french")
     tremor = FiniteFloatField(min_value=0.0, max_value=MAX_TREMOR_MM, default=0.0)
     setup = SetupField(default="default")
 
@@ -288,7 +289,9 @@ class MatchListView(MatchAPIView):
     `players` lists 2 to 4 seats in playing order, each a person (`"kind": "human"`) or a
     bot (`"kind": "bot"`, `"level": "easy"` or `"careful"`); at least one must be a person.
     `options`: `seal_start` (`green`, the French rules, or `blue`, the Polish reading),
-    `protest` and `abort` (`french`, or `polish` for the Polish text's own rules), `tremor`
+    `protest`, `abort` and `colours` (`french`, or `polish` for the Polish text's own rules;
+    under `colours: polish` the youngest's colour is thrown and the others choose theirs
+    with `take_colour` actions before the first turn), `tremor`
     (a seeded hand tremor in mm, 0–5) and `setup`: `default`, `random`, or the columns as
     the players arranged them, `{"columns": [{"id", "x", "lane"} × 20], "blue_x"}` (x in mm
     from the middle of the base; the rules of the set-up are checked, 400 with the reason).

@@ -76,6 +76,7 @@ REFUSALS = {
     "bad_lane": gettext_lazy("There is no such lane."),
     "cannot_protest": gettext_lazy("You have no column you could move to prove your protest."),
     "colour_blocked": gettext_lazy("None of the columns of that colour can be moved."),
+    "colour_taken": gettext_lazy("That colour is already taken."),
     "column_out": gettext_lazy("That column is out of the game."),
     "game_over": gettext_lazy("The game is over; no action is accepted."),
     "last_neutral": gettext_lazy("The last neutral column of a level may not be moved."),
@@ -343,6 +344,10 @@ _EVENT_TEXTS = {
     },
     "colour_chosen": lambda p, who, names: _("Playing %(colour)s this turn.")
     % {"colour": player_colour(p.get("colour"))},
+    "colour_taken": lambda p, who, names: _("%(name)s takes %(colour)s.")
+    % {"name": who, "colour": player_colour(p.get("colour"))},
+    "colour_left_over": lambda p, who, names: _("%(name)s gets the last colour, %(colour)s.")
+    % {"name": who, "colour": player_colour(p.get("colour"))},
     "platform_asked": lambda p, who, names: _("%(name)s asks to lay a new platform.")
     % {"name": who},
     "protest": lambda p, who, names: _("%(name)s protests.") % {"name": who},
@@ -560,6 +565,11 @@ def _pass_line(step, who, event):
 # A bot's action told as one sentence that names it: (the event it replaces, the sentence
 # from the step, the acting seat's name and that event or None). None keeps the events.
 _ACTION_LINES = {
+    "take_colour": (
+        "colour_taken",
+        lambda s, who, e: _("%(name)s takes %(colour)s.")
+        % {"name": who, "colour": player_colour(s.get("colour"))},
+    ),
     "choose_colour": (
         "colour_chosen",
         lambda s, who, e: _("%(name)s plays %(colour)s this turn.")

@@ -5,7 +5,7 @@ Public API (everything a web layer, a bot or a self-play tool needs):
     new_match(seed, players=4, options=None) -> State
         players: 2-4, or a list of seat names. options: {"seal_start": "green" | "blue",
         "tremor": mm (0 = off), "setup": "default" | "random" | {set-up dict},
-        "youngest": seat}.
+        "youngest": seat, "protest" / "abort" / "colours": "french" | "polish"}.
     legal_actions(state) -> list[dict]      every action the player to act may take
     apply_action(state, action) -> ActionResult(state, frames, events)
         raises IllegalAction(code, reason) for anything else; never mutates `state`.
@@ -18,6 +18,8 @@ Public API (everything a web layer, a bot or a self-play tool needs):
     choose_action(state, level, rng) -> dict            bots: level "easy" or "careful"
 
 Actions are JSON objects; "seat" is optional, and if present must be the seat to act.
+    {"type": "take_colour", "colour": c}          Polish colours option: after the youngest's
+                                                  throw, each other player takes a colour
     {"type": "choose_colour", "colour": c}        2 players, before each turn
     {"type": "touch", "column": id}               commits to that column; reveals its load
     {"type": "pull", "column": id}                take it out (platforms above held)

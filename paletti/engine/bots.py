@@ -240,6 +240,8 @@ class _Careful:
         rules = self.state.rules
         phase = rules["phase"]
         actions = self.actions
+        if phase == "colours":
+            return self.rng.choice(actions)  # the colour one plays with is a matter of taste
         if phase == "choose_colour":
             return self.choose_colour()
         if phase == "move":

@@ -158,6 +158,8 @@ def state_to_json(state: State) -> dict:
             for i, s in enumerate(seats)
         ],
         "neutral": rules["neutral"],
+        # Polish colours option: the youngest's throw and who still chooses (else None).
+        "choosing": rules.get("choosing"),
         "first_player": rules["first_player"],
         "top_level": rules["laid"],
         "platforms": platforms,

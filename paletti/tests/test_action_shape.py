@@ -110,10 +110,12 @@ def test_every_action_the_engine_lists_fits_the_table():
     be refused): checked over the documented action set and the shapes legal_actions uses."""
     from paletti import engine
 
-    state = engine.new_match(3, ["A", "B", "C"], {})
-    for action in engine.legal_actions(state):
-        assert actions.check(action) == action
+    for options in ({}, {"colours": "polish"}):
+        state = engine.new_match(3, ["A", "B", "C"], options)
+        for action in engine.legal_actions(state):
+            assert actions.check(action) == action
     assert set(actions.ACTIONS) == {
+        "take_colour",
         "choose_colour",
         "touch",
         "pull",

@@ -554,3 +554,25 @@ def _play_until(api, match_id, state, wanted, turns=12):
             action = min(places, key=lambda a: (a["lane"], abs(a["x"])))
         state = post_action(api, match_id, state["version"], action).json()["state"]
     raise AssertionError("never reached")
+
+
+def test_under_the_polish_colours_the_people_choose_theirs_after_the_throw(api):
+    body = create(api, TWO_PEOPLE, seed=42, colours="polish")
+    state = body["state"]
+    assert state["phase"] == "colours"
+    thrower = state["choosing"]["youngest"]
+    assert state["seats"][thrower]["colours"] == [state["choosing"]["thrown"]]
+    offered = [a["colour"] for a in state["legal_actions"] if a["type"] == "take_colour"]
+    assert len(offered) == 3
+    taken = post_action(api, body["id"], state["version"], first(state, "take_colour"))
+    assert taken.status_code == 200, taken.content
+    after = taken.json()
+    assert after["events"][0]["text"].endswith(f"takes {offered[0]}.")
+    again = post_action(
+        api,
+        body["id"],
+        after["state"]["version"],
+        {"type": "take_colour", "colour": offered[0]},
+    )
+    assert again.status_code == 400
+    assert again.json()["code"] == "colour_taken"

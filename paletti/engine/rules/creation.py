@@ -5,7 +5,18 @@ import random
 from .. import villa
 from ..pieces import COLUMN_COLOURS, COLUMNS, LANE_DEPTH, PLATFORM_COLOURS
 from ..setup import SetupError, default_setup, random_setup, validate_setup
-from .state import CONTEXT_TURN, PHASE_MOVE, READINGS, RULES_VERSION, SEAL_START_LEVEL, State
+from .context import Context, _need_phase
+from .state import (
+    CONTEXT_TURN,
+    PHASE_COLOURS,
+    PHASE_MOVE,
+    READINGS,
+    RULES_VERSION,
+    SEAL_START_LEVEL,
+    State,
+    _event,
+    _refuse,
+)
 from .turns import _start_turn
 
 
@@ -33,7 +44,8 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
 
     Options: "seal_start": "green" (French) or "blue" (Polish reading); "protest" and
     "abort": "french" or "polish" (the Polish text's own protest and abort rules, see
-    docs/paletti.md); "tremor": standard
+    docs/paletti.md); "colours": "french" (the seal's die gives every colour) or "polish"
+    (the youngest throws, the others choose: take_colour actions); "tremor": standard
     deviation in mm of the hand's placement error (0 = off); "setup": "default", "random"
     (seeded) or a set-up dict (validated, see setup.py); "youngest": seat index of the
     youngest player (seeded when absent).
@@ -64,7 +76,14 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
     youngest = options.get("youngest")
     if youngest is None:
         youngest = rng.randrange(n_players)
-    seat_colours, neutral, first = _seat_colours(n_players, youngest, rng)
+    colours_reading = options.get("colours", "french")
+    if colours_reading not in READINGS:
+        raise ValueError(f"colours must be one of {READINGS}.")
+    if colours_reading == "polish":
+        seat_colours, choosing = _thrown_colour(n_players, youngest, rng)
+        neutral, first = None, None
+    else:
+        seat_colours, neutral, first = _seat_colours(n_players, youngest, rng)
 
     places = {c["id"]: _setup_place(c) for c in setup["columns"]}
     rules = {
@@ -132,9 +151,73 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
     villa.sync_rest(rules)
     if not villa.analyse(rules).stands:
         raise SetupError("unstable", "Blue does not rest steadily on these columns.")
+    if colours_reading == "polish":
+        # The key exists only under this option, so a French match's state (and its hash)
+        # is what it was before the option existed.
+        rules["choosing"] = choosing
+        rules.update(phase=PHASE_COLOURS, turn=choosing["order"][0], to_act=choosing["order"][0])
+        return State(rules)
     events: list = []
     _start_turn(rules, first, events)
     return State(rules)
+
+
+def _thrown_colour(n_players: int, youngest: int, rng: random.Random) -> tuple[list, dict]:
+    """Polish text: "Najmłodszy gracz rzuca kością [...]. Kolor na kości określa kolor
+    gracza. Kolejni gracze wybierają swoje kolory." The youngest throws the seal's die for
+    their colour; the next players, clockwise, choose theirs. With two players (two colours
+    each, a reading the Polish text does not give) the choosing goes round twice, as the
+    French die does. Returns (colours per seat, the choosing still to come)."""
+    thrown = rng.choice(COLUMN_COLOURS)
+    seats: list[list[str]] = [[] for _ in range(n_players)]
+    seats[youngest].append(thrown)
+    handed = 4 if n_players in (2, 4) else 3
+    order = [(youngest + n) % n_players for n in range(1, handed)]
+    return seats, {"youngest": youngest, "thrown": thrown, "order": order}
+
+
+def colours_left(rules: dict) -> list[str]:
+    """The colours nobody has taken yet, in the usual order."""
+    taken = {c for seat in rules["seats"] for c in seat["colours"]}
+    return [c for c in COLUMN_COLOURS if c not in taken]
+
+
+def _do_take_colour(ctx: Context, seat: int, action: dict) -> None:
+    """Polish text: a player chooses their colour after the youngest's throw. "Ostatni
+    gracz wybierający kolor staje się pierwszym budowniczym": the last to choose builds
+    first; a last colour nobody has a choice over goes to its seat without asking, and with
+    three players the colour left over is the neutral one."""
+    rules = ctx.rules
+    _need_phase(rules, PHASE_COLOURS)
+    colour = action.get("colour")
+    left = colours_left(rules)
+    if colour not in left:
+        _refuse("colour_taken", "That colour is already taken.")
+    choosing = rules["choosing"]
+    rules["seats"][seat]["colours"].append(colour)
+    name = rules["seats"][seat]["name"]
+    ctx.events.append(_event("colour_taken", f"{name} takes {colour}.", seat=seat, colour=colour))
+    last = choosing["order"].pop(0)
+    left.remove(colour)
+    if len(left) == 1 and len(choosing["order"]) == 1:
+        last = choosing["order"].pop(0)
+        given = left.pop()
+        rules["seats"][last]["colours"].append(given)
+        ctx.events.append(
+            _event(
+                "colour_left_over",
+                f"{rules['seats'][last]['name']} gets the last colour, {given}.",
+                seat=last,
+                colour=given,
+            )
+        )
+    if choosing["order"]:
+        rules.update(turn=choosing["order"][0], to_act=choosing["order"][0])
+        return
+    rules["choosing"] = None
+    rules["neutral"] = left[0] if left else None
+    rules["first_player"] = last
+    _start_turn(rules, last, ctx.events)
 
 
 def _setup_place(column: dict) -> tuple[float, float]:

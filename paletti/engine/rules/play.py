@@ -12,12 +12,14 @@ from .claims import (
     _removable,
 )
 from .context import Context
+from .creation import _do_take_colour, colours_left
 from .platforms import _do_lay_platform, lay_candidates
 from .positions import placement_candidates
 from .state import (
     CONTEXT_TURN,
     PHASE_CHOOSE_COLOUR,
     PHASE_CLAIM,
+    PHASE_COLOURS,
     PHASE_HOLDING,
     PHASE_LAY,
     PHASE_MOVE,
@@ -53,7 +55,10 @@ def legal_actions(state: State) -> list[dict]:
     def add(kind: str, **params) -> None:
         out.append({"type": kind, "seat": seat, **params})
 
-    if phase == PHASE_CHOOSE_COLOUR:
+    if phase == PHASE_COLOURS:
+        for colour in colours_left(rules):
+            add("take_colour", colour=colour)
+    elif phase == PHASE_CHOOSE_COLOUR:
         for colour in _seat_colours_of(rules, seat):
             if _movable(rules, seat, [colour]):
                 add("choose_colour", colour=colour)
@@ -132,6 +137,7 @@ def apply_action(
 
 
 _HANDLERS = {
+    "take_colour": _do_take_colour,
     "choose_colour": _do_choose_colour,
     "touch": _do_touch,
     "pull": _do_pull,

@@ -11,6 +11,7 @@ READINGS = ("french", "polish")
 # Seal race start: green in the French record, blue in the Polish reading (option).
 SEAL_START_LEVEL = {"green": 2, "blue": 1}
 
+PHASE_COLOURS = "colours"  # Polish text: players choose their colours after the throw
 PHASE_CHOOSE_COLOUR = "choose_colour"
 PHASE_MOVE = "move"
 PHASE_TOUCHED = "touched"
