@@ -201,8 +201,8 @@ def state_payload(match: Match, state: engine.State) -> dict:
     view = engine.state_to_json(state)
     rules = state.rules
     seats = services.seats_of(match)
-    playing = rules["phase"] != "over"
-    to_act = rules["to_act"] if playing else None
+    playing = rules.phase != "over"
+    to_act = rules.to_act if playing else None
     human_to_act = to_act is not None and seats[to_act].kind == SeatKind.HUMAN
     for player, seat in zip(view["players"], seats, strict=True):
         player.update(kind=seat.kind, level=seat.level)
@@ -211,10 +211,10 @@ def state_payload(match: Match, state: engine.State) -> dict:
         version=match.version,
         status=match.status,
         turn=to_act,
-        turn_player=rules["turn"],
+        turn_player=rules.turn,
         seats=view["players"],
         legal_actions=engine.legal_actions(state) if human_to_act else [],
-        end_reason_text=messages.end_reason(rules, [seat.name for seat in seats]),
+        end_reason_text=messages.end_reason(view, [seat.name for seat in seats]),
     )
     if view.get("touched"):
         # Rounded once, here: the page and the narration show the same figure.

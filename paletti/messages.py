@@ -285,7 +285,7 @@ def outcome_sentence(outcome, names: list[str], winner) -> str:
 
 def end_reason(rules: dict, names: list[str] | None = None) -> str:
     """How the game ended (for a collapse, which way the villa fell) and why the winner
-    won, in the active language."""
+    won, in the active language; `rules` as the engine's state_to_json shows it."""
     reason = rules.get("end_reason")
     if not reason:
         return ""

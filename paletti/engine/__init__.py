@@ -2,7 +2,7 @@
 
 Public API (everything a web layer, a bot or a self-play tool needs):
 
-    new_match(seed, players=4, options=None) -> State
+    new_match(seed, players=4, options=None) -> State      state.rules: a typed Rules record
         players: 2-4, or a list of seat names. options: {"seal_start": "green" | "blue",
         "tremor": mm (0 = off), "setup": "default" | "random" | {set-up dict},
         "youngest": seat, "protest" / "abort" / "colours": "french" | "polish"}.
@@ -51,6 +51,7 @@ from .pieces import COLUMN_COLOURS, COLUMNS, PLATFORM_COLOURS
 from .rules import (
     ActionResult,
     IllegalAction,
+    Rules,
     State,
     apply_action,
     legal_actions,
@@ -76,6 +77,7 @@ __all__ = [
     "ActionResult",
     "IllegalAction",
     "OutdatedSnapshot",
+    "Rules",
     "SetupError",
     "State",
     "apply_action",

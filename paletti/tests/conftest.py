@@ -44,10 +44,13 @@ class Table:
 
     def with_rules(self, **changes):
         """Replace parts of the rules state (a position the tests could not reach by play)."""
-        from paletti.engine import State
+        from paletti.engine import Rules, State
 
-        rules = {**self.rules, **changes}
-        self.state = State(rules)
+        plain = {
+            k: [dict(v) for v in value] if k in ("columns", "platforms", "seats") else value
+            for k, value in changes.items()
+        }
+        self.state = State(Rules.from_json({**self.rules.to_json(), **plain}))
 
     def move(self, x, lane, column=None):
         """A whole build: touch, pull and place a column (the outermost one by default)."""

@@ -100,11 +100,11 @@ def test_no_column_on_a_column_below_red(make_table):
 
 
 def test_on_red_a_column_may_stand_on_a_column(make_table):
-    from paletti.engine.rules import placement_problem
+    from paletti.engine.rules import Rules, placement_problem
 
     table = make_table(SEED)
     table.move(x=0.0, lane=1)
-    rules = dict(table.rules)
+    rules = table.rules
     assert placement_problem(rules, 0, 0.0, 1)[0] == "on_column"
     # The same geometry, read as if the top platform were red.
     platforms = [dict(p) for p in rules["platforms"]]
@@ -113,7 +113,9 @@ def test_on_red_a_column_may_stand_on_a_column(make_table):
     for column in columns:
         if column["level"] == 1:
             column["level"] = 5
-    red = {**rules, "laid": 5, "platforms": platforms, "columns": columns}
+    red = Rules.from_json(
+        {**rules.to_json(), "laid": 5, "platforms": platforms, "columns": columns}
+    )
     assert placement_problem(red, 0, 0.0, 1) is None
 
 

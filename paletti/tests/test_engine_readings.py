@@ -207,7 +207,8 @@ def test_the_french_die_still_gives_every_colour_and_the_state_has_no_choosing()
     from paletti.engine import legal_actions
 
     state = new_match(5, 4, {"youngest": 2})
-    assert "choosing" not in state.rules and "colours" not in state.rules["options"]
+    stored = state.rules.to_json()
+    assert "choosing" not in stored and "colours" not in stored["options"]
     assert all(len(s["colours"]) == 1 for s in state.rules["seats"])
     assert "take_colour" not in {a["type"] for a in legal_actions(state)}
 

@@ -5,8 +5,14 @@ import copy
 import pytest
 
 from paletti.engine import IllegalAction, apply_action, legal_actions, new_match
-from paletti.engine.rules import lay_problem, scores
+from paletti.engine.rules import Collapse, lay_problem, scores
 from paletti.engine.rules.turns import _finish, _start_turn, _update_seal
+
+
+def _collapse(by):
+    return Collapse(
+        by=by, reason="platform_tilted", level=1, piece="p0", direction="left", view="front"
+    )
 
 
 def test_turns_go_clockwise(table):
@@ -202,7 +208,7 @@ def _seal_rules(points_by_seat, holder=None, previous=None, started=True):
 def test_seal_race_starts_on_green_not_blue():
     rules = _seal_rules([2, 0, 0, 0], started=False)
     _update_seal(rules, [])
-    assert rules["seal"] == {"started": False, "holder": None, "previous": None}
+    assert rules["seal"].to_json() == {"started": False, "holder": None, "previous": None}
     rules["laid"] = 2
     for column in rules["columns"]:
         if column["level"] == 1:
@@ -236,7 +242,7 @@ def test_seal_goes_to_the_leader_and_remembers_the_previous_holder():
 def test_seal_tie_keeps_the_holder():
     rules = _seal_rules([2, 2, 0, 0], holder=0, previous=3)
     _update_seal(rules, [])
-    assert rules["seal"] == {"started": True, "holder": 0, "previous": 3}
+    assert rules["seal"].to_json() == {"started": True, "holder": 0, "previous": 3}
     rules = _seal_rules([1, 2, 2, 0], holder=0, previous=3)
     _update_seal(rules, [])
     assert rules["seal"]["holder"] == 0
@@ -250,17 +256,17 @@ def test_winner_is_the_seal_holder():
 
 def test_holder_who_causes_the_collapse_hands_the_win_to_the_previous_holder():
     rules = _seal_rules([0, 0, 0, 0], holder=2, previous=1)
-    _finish(rules, "collapse", [], {"by": 2, "reason": "platform_tilted", "level": 1})
+    _finish(rules, "collapse", [], _collapse(2))
     assert rules["winner"] == 1
     rules = _seal_rules([0, 0, 0, 0], holder=2, previous=1)
-    _finish(rules, "collapse", [], {"by": 3, "reason": "platform_tilted", "level": 1})
+    _finish(rules, "collapse", [], _collapse(3))
     assert rules["winner"] == 2
 
 
 def test_nobody_wins_before_the_race_began():
     rules = _seal_rules([0, 0, 0, 0], started=False)
     events = []
-    _finish(rules, "collapse", events, {"by": 0, "reason": "platform_tilted", "level": 1})
+    _finish(rules, "collapse", events, _collapse(0))
     assert rules["winner"] is None
     assert rules["outcome"] == events[-1]["outcome"] == "race_not_begun"
 
@@ -279,7 +285,7 @@ def test_nobody_wins_before_the_race_began():
 def test_every_end_says_why_the_winner_won(holder, previous, by, winner, outcome):
     rules = _seal_rules([0, 0, 0, 0], holder=holder, previous=previous)
     events = []
-    _finish(rules, "collapse", events, {"by": by, "reason": "platform_tilted", "level": 1})
+    _finish(rules, "collapse", events, _collapse(by))
     assert (rules["winner"], rules["outcome"]) == (winner, outcome)
     assert events[-1]["outcome"] == outcome
 
@@ -454,7 +460,7 @@ def test_the_seal_passes_to_the_first_column_on_a_later_platform():
     first.update(level=3, where="platform")
     events = []
     _update_seal(rules, events)
-    assert rules["seal"] == {"started": True, "holder": 3, "previous": 1}
+    assert rules["seal"].to_json() == {"started": True, "holder": 3, "previous": 1}
     assert [e["code"] for e in events] == ["seal_taken"]
 
 

@@ -1,10 +1,12 @@
 """The rules of Villa Paletti as a state machine over a plain-data villa, by phase.
 
-A `State` is the stored truth: `rules`, a JSON-able dict holding the rules state and every
-piece's place (villa.py). `apply_action` never mutates the state it gets: it copies the
-rules, lets the villa move (pymunk for motion, 3-D statics for standing) and returns a new
-`State`. Nothing else is kept between actions, so a state reloaded from the store behaves
-exactly as the live one.
+A `State` is the stored truth: `rules`, a `Rules` record (dataclasses, state.py) holding
+the rules state and every piece's place, stored as the plain JSON `Rules.to_json` gives
+(store.py); villa.py reads and moves the pieces through their plain-structure face
+(`column["x"]`). `apply_action` never mutates the state it gets: it copies the rules, lets
+the villa move (pymunk for motion, 3-D statics for standing) and returns a new `State`.
+Nothing else is kept between actions, so a state reloaded from the store behaves exactly
+as the live one.
 
 Readings (the French record is the reference; where it is silent, the choice is said here):
 - Seats act clockwise = increasing seat index.
@@ -45,7 +47,15 @@ from .positions import (
 from .state import (
     RULES_VERSION,
     ActionResult,
+    Claim,
+    Collapse,
+    Column,
     IllegalAction,
+    Options,
+    Platform,
+    Rules,
+    Seal,
+    Seat,
     State,
 )
 from .turns import scores
@@ -55,7 +65,15 @@ __all__ = [
     "POSITION_GRID",
     "RULES_VERSION",
     "ActionResult",
+    "Claim",
+    "Collapse",
+    "Column",
     "IllegalAction",
+    "Options",
+    "Platform",
+    "Rules",
+    "Seal",
+    "Seat",
     "State",
     "apply_action",
     "lay_candidates",

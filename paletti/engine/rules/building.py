@@ -35,6 +35,11 @@ from .state import (
     PHASE_MOVE,
     PHASE_NEUTRAL_PROTEST,
     PHASE_TOUCHED,
+    Column,
+    Holding,
+    NeutralProtest,
+    Origin,
+    Rules,
     _event,
     _in_play,
     _refuse,
@@ -52,8 +57,8 @@ def _do_choose_colour(ctx: Context, seat: int, action: dict) -> None:
         _refuse("not_your_colour", "Choose one of your own two colours.")
     if not _movable(rules, seat, [colour]):
         _refuse("colour_blocked", "None of the columns of that colour can be moved.")
-    rules["turn_colour"] = colour
-    rules["phase"] = PHASE_MOVE
+    rules.turn_colour = colour
+    rules.phase = PHASE_MOVE
     ctx.events.append(_event("colour_chosen", f"Playing {colour} this turn.", colour=colour))
 
 
@@ -63,7 +68,7 @@ def _do_touch(ctx: Context, seat: int, action: dict) -> None:
     column_id = _integer(action, "column")
     if not 0 <= column_id < len(COLUMNS):
         _refuse("no_such_column", "There is no such column.")
-    column = rules["columns"][column_id]
+    column = rules.columns[column_id]
     if column_id not in _context_movable(rules):
         _refuse(*_touch_problem(rules, column, seat))
     # The load is rounded once, here: every place that shows it shows this figure.
@@ -72,22 +77,22 @@ def _do_touch(ctx: Context, seat: int, action: dict) -> None:
     ctx.events.append(_event("touched", f"The column bears {load} g.", column=column_id, load=load))
 
 
-def _touch_problem(rules: dict, column: dict, seat: int) -> tuple[str, str]:
+def _touch_problem(rules: Rules, column: Column, seat: int) -> tuple[str, str]:
     if not _in_play(column):
         return "column_out", "That column is out of the game."
-    if column["level"] >= rules["laid"]:
+    if column.level >= rules.laid:
         return "top_level", "Columns on the top platform may not be moved."
-    if column["locked"]:
+    if column.locked:
         return "locked", "That column was touched and put back; it is locked for the game."
     if not _may_place(rules, seat):
         return "own_platform", "You may not place a column on the platform you laid."
-    if column["colour"] == rules["neutral"] and rules["context"] != CONTEXT_CLAIM_PROTEST:
-        if rules["context"] == CONTEXT_TURN and rules["step"] != "neutral":
+    if column.colour == rules.neutral and rules.context != CONTEXT_CLAIM_PROTEST:
+        if rules.context == CONTEXT_TURN and rules.step != "neutral":
             return "not_your_colour", "Now move one of your own columns."
         return "last_neutral", "The last neutral column of a level may not be moved."
-    if rules["context"] == CONTEXT_TURN and rules["step"] == "neutral":
+    if rules.context == CONTEXT_TURN and rules.step == "neutral":
         return "neutral_first", "Move a neutral column first."
-    if len(rules["seats"]) == 2 and rules["context"] == CONTEXT_TURN:
+    if len(rules.seats) == 2 and rules.context == CONTEXT_TURN:
         return "not_your_colour", "Move a column of the colour you chose for this turn."
     return "not_your_colour", "You may only move a column of the right colour."
 
@@ -95,18 +100,18 @@ def _touch_problem(rules: dict, column: dict, seat: int) -> tuple[str, str]:
 def _do_pull(ctx: Context, seat: int, action: dict) -> None:
     rules = ctx.rules
     _need_phase(rules, PHASE_TOUCHED)
-    column_id = action.get("column", rules["touched"])
-    if column_id != rules["touched"]:
+    column_id = action.get("column", rules.touched)
+    if column_id != rules.touched:
         _refuse("not_touched", "Only the column you touched may be pulled.")
     gesture = _gesture(action, PULL_SPEED_MIN, PULL_SPEED_MAX, PULL_SPEED_DEFAULT)
-    column = rules["columns"][column_id]
-    rules["holding"] = {
-        "column": column_id,
-        "origin": {k: column[k] for k in ("x", "z", "level", "where", "on")},
-    }
+    column = rules.columns[column_id]
+    rules.holding = Holding(
+        column=column_id,
+        origin=Origin(x=column.x, z=column.z, level=column.level, where=column.where, on=column.on),
+    )
     collapse = ctx.moved(villa.pull(rules, column_id, gesture, ctx.hand(), record=ctx.record))
-    column["where"] = "hand"
-    column["pose"] = column["side"] = None
+    column.where = "hand"
+    column.pose = column.side = None
     if collapse:
         _collapse_event(rules, collapse, seat, ctx.events)
         return
@@ -116,7 +121,7 @@ def _do_pull(ctx: Context, seat: int, action: dict) -> None:
     )
 
 
-def _place_spot(rules: dict, action: dict) -> tuple[float, float]:
+def _place_spot(rules: Rules, action: dict) -> tuple[float, float]:
     """(x, z) of a placement from the top platform's centre: "z" in mm, or one of the
     page's three depth rows ("lane")."""
     x = _number(action, "x")
@@ -125,14 +130,14 @@ def _place_spot(rules: dict, action: dict) -> tuple[float, float]:
     lane = _integer(action, "lane")
     if lane not in LANES:
         _refuse("bad_lane", "There is no such lane.")
-    low, high = placement_range(rules, rules["holding"]["column"])
+    low, high = placement_range(rules, rules.holding.column)
     return x, max(low, min(high, LANE_DEPTH[lane]))
 
 
 def _do_place(ctx: Context, seat: int, action: dict) -> None:
     rules = ctx.rules
     _need_phase(rules, PHASE_HOLDING)
-    column_id = rules["holding"]["column"]
+    column_id = rules.holding.column
     if action.get("column", column_id) != column_id:
         _refuse("not_holding", "You can only place the column you hold.")
     x, z = _place_spot(rules, action)
@@ -143,7 +148,7 @@ def _do_place(ctx: Context, seat: int, action: dict) -> None:
     if ctx.tremor:
         # The tremor comes from the match seed and the action's index, so replays agree.
         rng = random.Random(f"{rules['seed']}:tremor:{rules['actions']}")  # noqa: S311
-        sigma = rules["options"]["tremor"]
+        sigma = rules.options.tremor
         x += rng.gauss(0.0, sigma)
         z += rng.gauss(0.0, sigma)
     top = _top_index(rules)
@@ -159,8 +164,8 @@ def _do_place(ctx: Context, seat: int, action: dict) -> None:
             for frame in outcome.frames:
                 frame["t"] = round(frame["t"] + PLACE_ANIMATION_TIME, 3)
             outcome.frames = lead + outcome.frames
-    holding = rules["holding"]
-    rules["holding"] = None
+    holding = rules.holding
+    rules.holding = None
     if outcome.fell_alone:
         # The column fell over or off by itself; the villa stands. The French record ends
         # the game when "la VILLA PALETTI s'écroule", the villa; a build that fails is an
@@ -175,7 +180,7 @@ def _do_place(ctx: Context, seat: int, action: dict) -> None:
                 problem="fell_over",
             )
         )
-        column = rules["columns"][column_id]
+        column = rules.columns[column_id]
         column.update(where="hand")
         _give_up_build(ctx, seat, column_id, holding)
         return
@@ -196,7 +201,7 @@ def _do_place(ctx: Context, seat: int, action: dict) -> None:
     if collapse:
         _collapse_event(rules, collapse, seat, ctx.events)
         return
-    rules["built"] = True
+    rules.built = True
     ctx.events.append(
         _event(
             "placed",
@@ -205,7 +210,7 @@ def _do_place(ctx: Context, seat: int, action: dict) -> None:
             platform=PLATFORM_COLOURS[top],
         )
     )
-    context = rules["context"]
+    context = rules.context
     if context == CONTEXT_CLAIM_PROTEST:
         _protest_succeeded(ctx, column_id)
     elif context == CONTEXT_NEUTRAL_PROTEST:
@@ -213,11 +218,11 @@ def _do_place(ctx: Context, seat: int, action: dict) -> None:
             _event(
                 "neutral_protest_upheld",
                 "The protest is upheld: the builder loses their own move.",
-                seat=rules["turn"],
+                seat=rules.turn,
             )
         )
         _end_turn(rules, ctx.events)
-    elif rules["step"] == "neutral":
+    elif rules.step == "neutral":
         _own_step(rules, ctx.events)
     else:
         _end_turn(rules, ctx.events)
@@ -226,10 +231,10 @@ def _do_place(ctx: Context, seat: int, action: dict) -> None:
 def _do_abort(ctx: Context, seat: int, action: dict) -> None:
     rules = ctx.rules
     _need_phase(rules, PHASE_TOUCHED, PHASE_HOLDING)
-    column_id = rules["touched"] if rules["phase"] == PHASE_TOUCHED else rules["holding"]["column"]
+    column_id = rules.touched if rules.phase == PHASE_TOUCHED else rules.holding.column
     if action.get("column", column_id) != column_id:
         _refuse("not_touched", "Only the column you touched can be put back.")
-    _give_up_build(ctx, seat, column_id, rules["holding"])
+    _give_up_build(ctx, seat, column_id, rules.holding)
 
 
 def _give_up_build(ctx: Context, seat: int, column_id: int, holding: dict | None) -> None:
@@ -237,23 +242,23 @@ def _give_up_build(ctx: Context, seat: int, column_id: int, holding: dict | None
     and is locked for the rest of the game (French text; the Polish one does not lock it).
     Then the turn, or the protest it was part of, goes on as after an abort."""
     rules = ctx.rules
-    column = rules["columns"][column_id]
-    locks = rules["options"].get("abort", "french") == "french"
+    column = rules.columns[column_id]
+    locks = rules.options.get("abort", "french") == "french"
     if holding is not None:
         # Put back where it was taken from; the statics then decide.
-        column.update(holding["origin"])
+        column.update(holding.origin)
         villa.sync_rest(rules)
         if ctx.record:
             key = column_key(column_id)
-            ctx.frames.extend(_scripted_frames(key, column["pose"], column["side"]))
+            ctx.frames.extend(_scripted_frames(key, column.pose, column.side))
         collapse = ctx.moved(
             villa.settle_after(rules, record=ctx.record, t0=_last_time(ctx.frames))
         )
         if collapse:
-            column["locked"] = locks
+            column.locked = locks
             _collapse_event(rules, collapse, seat, ctx.events)
             return
-    column["locked"] = locks
+    column.locked = locks
     rules.update(touched=None, touch_load=None, holding=None)
     ctx.events.append(
         _event(
@@ -265,7 +270,7 @@ def _give_up_build(ctx: Context, seat: int, column_id: int, holding: dict | None
             locked=locks,
         )
     )
-    context = rules["context"]
+    context = rules.context
     if context == CONTEXT_CLAIM_PROTEST:
         _protest_failed(ctx)
     elif context == CONTEXT_NEUTRAL_PROTEST:
@@ -275,16 +280,13 @@ def _give_up_build(ctx: Context, seat: int, column_id: int, holding: dict | None
             )
         )
         _own_step(rules, ctx.events)
-    elif rules["step"] == "neutral":
-        others = [(rules["turn"] + k) % len(rules["seats"]) for k in range(1, len(rules["seats"]))]
+    elif rules.step == "neutral":
+        others = [(rules.turn + k) % len(rules.seats) for k in range(1, len(rules.seats))]
         rules.update(
             phase=PHASE_NEUTRAL_PROTEST,
-            neutral_protest={
-                "player": rules["turn"],
-                "asked": others,
-                "protester": None,
-                "aborted": column_id,
-            },
+            neutral_protest=NeutralProtest(
+                player=rules.turn, asked=others, protester=None, aborted=column_id
+            ),
             to_act=others[0],
         )
     else:

@@ -26,6 +26,8 @@ from .state import (
     PHASE_NEUTRAL_PROTEST,
     PHASE_PENALTY,
     PHASE_REWARD,
+    Claim,
+    Rules,
     _event,
     _in_play,
     _polish_protest,
@@ -40,7 +42,7 @@ def _protest_succeeded(ctx: Context, column_id: int) -> None:
     if _polish_protest(rules):
         # Polish text: the column stays where the protester put it, no platform is laid,
         # and the protester may remove any column from the game as a reward.
-        protester = rules["claim"]["protester"]
+        protester = rules.claim.protester
         ctx.events.append(
             _event(
                 "protest_rewarded",
@@ -51,7 +53,7 @@ def _protest_succeeded(ctx: Context, column_id: int) -> None:
         )
         rules.update(phase=PHASE_REWARD, to_act=protester, context=CONTEXT_TURN)
         return
-    rules["columns"][column_id].update(where="out", pose=None, side=None)
+    rules.columns[column_id].update(where="out", pose=None, side=None)
     if ctx.record:
         key = column_key(column_id)
         ctx.frames.append(
@@ -71,42 +73,42 @@ def _protest_succeeded(ctx: Context, column_id: int) -> None:
         )
     )
     if collapse:
-        _collapse_event(rules, collapse, rules["to_act"], ctx.events)
+        _collapse_event(rules, collapse, rules.to_act, ctx.events)
         return
     _end_turn(rules, ctx.events)
 
 
 def _protest_failed(ctx: Context) -> None:
     rules = ctx.rules
-    claim = rules["claim"]
+    claim = rules.claim
     ctx.events.append(
         _event(
             "protest_failed",
             "The protest fails: the claimant removes one of the protester's columns.",
-            protester=claim["protester"],
+            protester=claim.protester,
         )
     )
-    protester_colours = _seat_colours_of(rules, claim["protester"])
-    if any(_in_play(c) and c["colour"] in protester_colours for c in rules["columns"]):
-        rules.update(phase=PHASE_PENALTY, to_act=claim["claimant"], context=CONTEXT_TURN)
+    protester_colours = _seat_colours_of(rules, claim.protester)
+    if any(_in_play(c) and c.colour in protester_colours for c in rules.columns):
+        rules.update(phase=PHASE_PENALTY, to_act=claim.claimant, context=CONTEXT_TURN)
     elif _polish_protest(rules):
         _end_turn(rules, ctx.events)  # no lay after an objection (Polish text)
     else:
-        rules.update(phase=PHASE_LAY, to_act=claim["claimant"], context=CONTEXT_TURN)
+        rules.update(phase=PHASE_LAY, to_act=claim.claimant, context=CONTEXT_TURN)
 
 
 def _do_ask_platform(ctx: Context, seat: int, action: dict) -> None:
     rules = ctx.rules
     _need_phase(rules, PHASE_MOVE, PHASE_CHOOSE_COLOUR)
-    if rules["context"] != CONTEXT_TURN:
+    if rules.context != CONTEXT_TURN:
         _refuse("wrong_phase", "Only the builder may ask for a new platform.")
-    if rules["laid"] >= len(PLATFORM_COLOURS):
+    if rules.laid >= len(PLATFORM_COLOURS):
         _refuse("no_platform_left", "All five platforms are already laid.")
-    n = len(rules["seats"])
+    n = len(rules.seats)
     others = [(seat + k) % n for k in range(1, n)]
     rules.update(
         phase=PHASE_CLAIM,
-        claim={"claimant": seat, "asked": others, "protester": None},
+        claim=Claim(claimant=seat, asked=others),
         to_act=others[0],
     )
     ctx.events.append(
@@ -123,15 +125,15 @@ def _do_protest(ctx: Context, seat: int, action: dict) -> None:
     _need_phase(rules, PHASE_CLAIM, PHASE_NEUTRAL_PROTEST)
     if not _protest_possible(rules, seat):
         _refuse("cannot_protest", "You have no column you could move to prove your protest.")
-    name = rules["seats"][seat]["name"]
-    if rules["phase"] == PHASE_CLAIM:
-        rules["claim"]["protester"] = seat
-        rules["claim"]["asked"] = []
+    name = rules.seats[seat].name
+    if rules.phase == PHASE_CLAIM:
+        rules.claim.protester = seat
+        rules.claim.asked = []
         rules.update(phase=PHASE_MOVE, context=CONTEXT_CLAIM_PROTEST, to_act=seat)
         text = f"{name} protests and must move one of the claimant's columns to the top."
     else:
-        rules["neutral_protest"]["protester"] = seat
-        rules["neutral_protest"]["asked"] = []
+        rules.neutral_protest.protester = seat
+        rules.neutral_protest.asked = []
         rules.update(phase=PHASE_MOVE, context=CONTEXT_NEUTRAL_PROTEST, to_act=seat)
         text = f"{name} protests and must move a neutral column to the top."
     ctx.events.append(_event("protest", text, seat=seat))
@@ -140,14 +142,14 @@ def _do_protest(ctx: Context, seat: int, action: dict) -> None:
 def _do_decline(ctx: Context, seat: int, action: dict) -> None:
     rules = ctx.rules
     _need_phase(rules, PHASE_CLAIM, PHASE_NEUTRAL_PROTEST)
-    key = "claim" if rules["phase"] == PHASE_CLAIM else "neutral_protest"
-    asked = rules[key]["asked"]
+    answering = rules.claim if rules.phase == PHASE_CLAIM else rules.neutral_protest
+    asked = answering.asked
     asked.pop(0)
     if asked:
-        rules["to_act"] = asked[0]
+        rules.to_act = asked[0]
         return
-    if key == "claim":
-        rules.update(phase=PHASE_LAY, to_act=rules["claim"]["claimant"])
+    if rules.phase == PHASE_CLAIM:
+        rules.update(phase=PHASE_LAY, to_act=rules.claim.claimant)
         ctx.events.append(
             _event("claim_unchallenged", "Nobody protests: the new platform may be laid.")
         )
@@ -158,13 +160,13 @@ def _do_decline(ctx: Context, seat: int, action: dict) -> None:
         _own_step(rules, ctx.events)
 
 
-def _removable(rules: dict) -> list[int]:
+def _removable(rules: Rules) -> list[int]:
     """Columns that may be removed from the game now: after a failed protest, the
     protester's; as the Polish text's reward for a successful protest, any in play."""
-    if rules["phase"] == PHASE_REWARD:
-        return [c["id"] for c in rules["columns"] if _in_play(c)]
-    colours = _seat_colours_of(rules, rules["claim"]["protester"])
-    return [c["id"] for c in rules["columns"] if _in_play(c) and c["colour"] in colours]
+    if rules.phase == PHASE_REWARD:
+        return [c.id for c in rules.columns if _in_play(c)]
+    colours = _seat_colours_of(rules, rules.claim.protester)
+    return [c.id for c in rules.columns if _in_play(c) and c.colour in colours]
 
 
 def _do_remove_column(ctx: Context, seat: int, action: dict) -> None:
@@ -173,9 +175,9 @@ def _do_remove_column(ctx: Context, seat: int, action: dict) -> None:
     column_id = _integer(action, "column")
     if not 0 <= column_id < len(COLUMNS):
         _refuse("no_such_column", "There is no such column.")
-    column = rules["columns"][column_id]
+    column = rules.columns[column_id]
     if column_id not in _removable(rules):
-        if rules["phase"] == PHASE_REWARD:
+        if rules.phase == PHASE_REWARD:
             _refuse("column_out", "That column is out of the game.")
         _refuse("not_protesters_column", "Remove one of the protester's columns still in play.")
     gesture = _gesture(action, PULL_SPEED_MIN, PULL_SPEED_MAX, PULL_SPEED_DEFAULT)
@@ -187,7 +189,7 @@ def _do_remove_column(ctx: Context, seat: int, action: dict) -> None:
     if collapse:
         _collapse_event(rules, collapse, seat, ctx.events)
         return
-    if rules["phase"] == PHASE_REWARD:
+    if rules.phase == PHASE_REWARD:
         _end_turn(rules, ctx.events)
         return
     if _polish_protest(rules):
@@ -195,17 +197,17 @@ def _do_remove_column(ctx: Context, seat: int, action: dict) -> None:
         # zastrzeżeń"); after a failed protest the penalty ends the claimant's turn.
         _end_turn(rules, ctx.events)
         return
-    rules.update(phase=PHASE_LAY, to_act=rules["claim"]["claimant"])
+    rules.update(phase=PHASE_LAY, to_act=rules.claim.claimant)
 
 
 def _do_pass(ctx: Context, seat: int, action: dict) -> None:
     rules = ctx.rules
     if not _may_pass(rules):
-        if rules["phase"] in (PHASE_MOVE, PHASE_CHOOSE_COLOUR):
+        if rules.phase in (PHASE_MOVE, PHASE_CHOOSE_COLOUR):
             _refuse("must_act", "You can still move a column; passing is not allowed.")
         _refuse("wrong_phase", f"That action is not possible now (phase: {rules['phase']}).")
-    name = rules["seats"][seat]["name"]
-    phase = rules["phase"]
+    name = rules.seats[seat].name
+    phase = rules.phase
     if phase == PHASE_PENALTY:
         ctx.events.append(
             _event(
@@ -214,7 +216,7 @@ def _do_pass(ctx: Context, seat: int, action: dict) -> None:
                 seat=seat,
             )
         )
-        rules["phase"] = PHASE_LAY
+        rules.phase = PHASE_LAY
         return
     if phase == PHASE_REWARD:
         ctx.events.append(
@@ -251,8 +253,8 @@ def _turn_without_building(ctx: Context) -> None:
     if rules.get("built"):
         _end_turn(rules, ctx.events)
         return
-    rules["passes"] = rules.get("passes", 0) + 1
-    if rules["passes"] >= len(rules["seats"]):
+    rules.passes = rules.get("passes", 0) + 1
+    if rules.passes >= len(rules.seats):
         # A whole round of passes: nobody will build on the top level any more.
         _update_seal(rules, ctx.events)
         _finish(rules, "no_moves", ctx.events)

@@ -7,7 +7,7 @@ import random
 from .. import villa
 from ..hands import FORESEEN, STEADINESS_DEFAULT, Chance, Gesture
 from ..pieces import PLATFORM_COLOURS
-from .state import _event, _refuse
+from .state import Collapse, Rules, _event, _refuse
 from .turns import _finish
 
 PLACE_ANIMATION_TIME = 0.3
@@ -29,14 +29,14 @@ def _integer(action: dict, key: str) -> int:
     return value
 
 
-def _failed_level(rules: dict, piece: str) -> int:
+def _failed_level(rules: Rules, piece: str) -> int:
     """The level that failed: a platform's own level (blue = 1), a column's level (base 0).
 
     A column caught in the fall may already be out of play (in hand); its level is kept.
     """
     if piece[0] == "p":
         return int(piece[1:]) + 1
-    return rules["columns"][int(piece[1:])]["level"]
+    return rules.columns[int(piece[1:])].level
 
 
 def level_name(level: int) -> str:
@@ -44,9 +44,9 @@ def level_name(level: int) -> str:
     return "base" if level == 0 else PLATFORM_COLOURS[level - 1]
 
 
-def _collapse_event(rules: dict, collapse: dict, actor: int, events: list) -> None:
+def _collapse_event(rules: Rules, collapse: dict, actor: int, events: list) -> None:
     level = _failed_level(rules, collapse["piece"])
-    name = rules["seats"][actor]["name"]
+    name = rules.seats[actor].name
     direction = collapse["direction"]
     events.append(
         _event(
@@ -60,15 +60,15 @@ def _collapse_event(rules: dict, collapse: dict, actor: int, events: list) -> No
             view="side" if direction in ("front", "back") else "front",
         )
     )
-    record = {
-        "by": actor,
-        "reason": collapse["reason"],
-        "level": level,
-        "piece": collapse["piece"],
-        "direction": direction,
+    record = Collapse(
+        by=actor,
+        reason=collapse["reason"],
+        level=level,
+        piece=collapse["piece"],
+        direction=direction,
         # Which flat drawing shows it best: the front one for a fall across the width.
-        "view": "side" if direction in ("front", "back") else "front",
-    }
+        view="side" if direction in ("front", "back") else "front",
+    )
     _finish(rules, "collapse", events, record)
 
 
@@ -92,8 +92,8 @@ def _q(x: float, y: float, a: float) -> list[float]:
     return [round(x, 1), round(y, 1), round(a, 3)]
 
 
-def _need_phase(rules: dict, *phases: str) -> None:
-    if rules["phase"] not in phases:
+def _need_phase(rules: Rules, *phases: str) -> None:
+    if rules.phase not in phases:
         _refuse("wrong_phase", f"That action is not possible now (phase: {rules['phase']}).")
 
 
@@ -113,7 +113,7 @@ def _optional_number(action: dict, key: str, low: float, high: float, default: f
     return value
 
 
-def _hand_rng(rules: dict) -> random.Random:
+def _hand_rng(rules: Rules) -> random.Random:
     """The hand's dice for this action: from the match seed and the action's number."""
     return random.Random(f"{rules['seed']}:hand:{rules['actions']}")  # noqa: S311
 
@@ -125,7 +125,7 @@ def _last_time(frames: list) -> float:
 class Context:
     """Per-action working set: the rules copy, frames, events."""
 
-    def __init__(self, rules: dict, record: bool, tremor: bool, chance: bool):
+    def __init__(self, rules: Rules, record: bool, tremor: bool, chance: bool):
         self.rules = rules
         self.record = record
         # tremor: the tremor option's placement error applies; chance: the hand's dice roll

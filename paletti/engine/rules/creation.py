@@ -13,6 +13,12 @@ from .state import (
     READINGS,
     RULES_VERSION,
     SEAL_START_LEVEL,
+    Choosing,
+    Column,
+    Options,
+    Platform,
+    Rules,
+    Seat,
     State,
     _event,
     _refuse,
@@ -50,119 +56,101 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
     (seeded) or a set-up dict (validated, see setup.py); "youngest": seat index of the
     youngest player (seeded when absent).
     """
-    options = dict(options or {})
     names = list(players) if isinstance(players, (list, tuple)) else None
     n_players = len(names) if names is not None else int(players)
     if n_players not in (2, 3, 4):
         raise ValueError("Villa Paletti is for 2 to 4 players.")
-    seal_start = options.setdefault("seal_start", "green")
-    if seal_start not in SEAL_START_LEVEL:
+    options = Options.from_json(dict(options or {}))
+    if options.seal_start not in SEAL_START_LEVEL:
         raise ValueError("seal_start must be 'green' or 'blue'.")
-    for name in ("protest", "abort"):
-        if options.setdefault(name, "french") not in READINGS:
+    for name in ("protest", "abort", "colours"):
+        if getattr(options, name) not in (*READINGS, None):
             raise ValueError(f"{name} must be one of {READINGS}.")
-    options["tremor"] = float(options.get("tremor", 0.0))
-    setup_option = options.setdefault("setup", "default")
-    if setup_option == "default":
+    options.tremor = float(options.tremor)
+    if options.setup == "default":
         setup = default_setup()
-    elif setup_option == "random":
+    elif options.setup == "random":
         setup = random_setup(random.Random(f"{seed}:setup"))  # noqa: S311 - game dice
-    elif isinstance(setup_option, dict):
-        validate_setup(setup_option)
-        setup = setup_option
+    elif isinstance(options.setup, dict):
+        validate_setup(options.setup)
+        setup = options.setup
     else:
         raise SetupError("unknown_setup", "Unknown set-up option.")
     rng = random.Random(f"{seed}:colours")  # noqa: S311 - game dice
-    youngest = options.get("youngest")
+    youngest = options.youngest
     if youngest is None:
         youngest = rng.randrange(n_players)
-    colours_reading = options.get("colours", "french")
-    if colours_reading not in READINGS:
-        raise ValueError(f"colours must be one of {READINGS}.")
-    if colours_reading == "polish":
+    choosing = None
+    if options.colours == "polish":
         seat_colours, choosing = _thrown_colour(n_players, youngest, rng)
         neutral, first = None, None
     else:
         seat_colours, neutral, first = _seat_colours(n_players, youngest, rng)
 
     places = {c["id"]: _setup_place(c) for c in setup["columns"]}
-    rules = {
-        "version": RULES_VERSION,
-        "seed": seed,
-        "options": options,
-        "seats": [
-            {"name": names[i] if names else f"Player {i + 1}", "colours": seat_colours[i]}
+    rules = Rules(
+        version=RULES_VERSION,
+        seed=seed,
+        options=options,
+        seats=[
+            Seat(name=names[i] if names else f"Player {i + 1}", colours=seat_colours[i])
             for i in range(n_players)
         ],
-        "neutral": neutral,
-        "youngest": youngest,
-        "first_player": first,
-        "columns": [
-            {
-                "id": spec.id,
-                "colour": spec.colour,
-                "kind": spec.kind,
-                "value": spec.value,
-                "x": places[spec.id][0],
-                "z": places[spec.id][1],
-                "on": None,
-                "lane": 1,
-                "level": 0,
-                "where": "base",
-                "locked": False,
-                "pose": None,
-                "side": None,
-            }
+        neutral=neutral,
+        youngest=youngest,
+        first_player=first,
+        columns=[
+            Column(
+                id=spec.id,
+                colour=spec.colour,
+                kind=spec.kind,
+                value=spec.value,
+                x=places[spec.id][0],
+                z=places[spec.id][1],
+                on=None,
+                lane=1,
+                level=0,
+                where="base",
+                locked=False,
+                pose=None,
+                side=None,
+            )
             for spec in COLUMNS
         ],
-        "platforms": [
-            {
-                "index": i,
-                "colour": colour,
-                "laid_by": None,
-                "x": float(setup["blue_x"]) if i == 0 else None,
-                "z": 0.0 if i == 0 else None,
-                "pose": None,
-                "side": None,
-            }
+        platforms=[
+            Platform(
+                index=i,
+                colour=colour,
+                laid_by=None,
+                x=float(setup["blue_x"]) if i == 0 else None,
+                z=0.0 if i == 0 else None,
+                pose=None,
+                side=None,
+            )
             for i, colour in enumerate(PLATFORM_COLOURS)
         ],
-        "laid": 1,
-        "turn": first,
-        "to_act": first,
-        "phase": PHASE_MOVE,
-        "context": CONTEXT_TURN,
-        "turn_colour": None,
-        "step": None,
-        "touched": None,
-        "touch_load": None,
-        "holding": None,
-        "claim": None,
-        "neutral_protest": None,
-        "seal": {"started": False, "holder": None, "previous": None},
-        "scores": [0] * n_players,
-        "winner": None,
-        "outcome": None,
-        "end_reason": None,
-        "collapse": None,
-        "actions": 0,
-        "passes": 0,
-    }
+        laid=1,
+        turn=first,
+        to_act=first,
+        phase=PHASE_MOVE,
+        context=CONTEXT_TURN,
+        scores=[0] * n_players,
+    )
     villa.sync_rest(rules)
     if not villa.analyse(rules).stands:
         raise SetupError("unstable", "Blue does not rest steadily on these columns.")
-    if colours_reading == "polish":
-        # The key exists only under this option, so a French match's state (and its hash)
-        # is what it was before the option existed.
-        rules["choosing"] = choosing
-        rules.update(phase=PHASE_COLOURS, turn=choosing["order"][0], to_act=choosing["order"][0])
+    if choosing is not None:
+        # Stored only under this option (and while the choosing lasts), so a French
+        # match's state, and its hash, is what it was before the option existed.
+        rules.choosing = choosing
+        rules.update(phase=PHASE_COLOURS, turn=choosing.order[0], to_act=choosing.order[0])
         return State(rules)
     events: list = []
     _start_turn(rules, first, events)
     return State(rules)
 
 
-def _thrown_colour(n_players: int, youngest: int, rng: random.Random) -> tuple[list, dict]:
+def _thrown_colour(n_players: int, youngest: int, rng: random.Random) -> tuple[list, Choosing]:
     """Polish text: "Najmłodszy gracz rzuca kością [...]. Kolor na kości określa kolor
     gracza. Kolejni gracze wybierają swoje kolory." The youngest throws the seal's die for
     their colour; the next players, clockwise, choose theirs. With two players (two colours
@@ -173,12 +161,12 @@ def _thrown_colour(n_players: int, youngest: int, rng: random.Random) -> tuple[l
     seats[youngest].append(thrown)
     handed = 4 if n_players in (2, 4) else 3
     order = [(youngest + n) % n_players for n in range(1, handed)]
-    return seats, {"youngest": youngest, "thrown": thrown, "order": order}
+    return seats, Choosing(youngest=youngest, thrown=thrown, order=order)
 
 
-def colours_left(rules: dict) -> list[str]:
+def colours_left(rules: Rules) -> list[str]:
     """The colours nobody has taken yet, in the usual order."""
-    taken = {c for seat in rules["seats"] for c in seat["colours"]}
+    taken = {c for seat in rules.seats for c in seat.colours}
     return [c for c in COLUMN_COLOURS if c not in taken]
 
 
@@ -193,16 +181,16 @@ def _do_take_colour(ctx: Context, seat: int, action: dict) -> None:
     left = colours_left(rules)
     if colour not in left:
         _refuse("colour_taken", "That colour is already taken.")
-    choosing = rules["choosing"]
-    rules["seats"][seat]["colours"].append(colour)
-    name = rules["seats"][seat]["name"]
+    choosing = rules.choosing
+    rules.seats[seat].colours.append(colour)
+    name = rules.seats[seat].name
     ctx.events.append(_event("colour_taken", f"{name} takes {colour}.", seat=seat, colour=colour))
-    last = choosing["order"].pop(0)
+    last = choosing.order.pop(0)
     left.remove(colour)
-    if len(left) == 1 and len(choosing["order"]) == 1:
-        last = choosing["order"].pop(0)
+    if len(left) == 1 and len(choosing.order) == 1:
+        last = choosing.order.pop(0)
         given = left.pop()
-        rules["seats"][last]["colours"].append(given)
+        rules.seats[last].colours.append(given)
         ctx.events.append(
             _event(
                 "colour_left_over",
@@ -211,16 +199,16 @@ def _do_take_colour(ctx: Context, seat: int, action: dict) -> None:
                 colour=given,
             )
         )
-    if choosing["order"]:
-        rules.update(turn=choosing["order"][0], to_act=choosing["order"][0])
+    if choosing.order:
+        rules.update(turn=choosing.order[0], to_act=choosing.order[0])
         return
-    rules["choosing"] = None
-    rules["neutral"] = left[0] if left else None
-    rules["first_player"] = last
+    rules.choosing = None
+    rules.neutral = left[0] if left else None
+    rules.first_player = last
     _start_turn(rules, last, ctx.events)
 
 
-def _setup_place(column: dict) -> tuple[float, float]:
+def _setup_place(column: Column) -> tuple[float, float]:
     """A set-up column's foot (x, z) on the base: z given, or one of the three rows."""
     if "z" in column:
         return float(column["x"]), float(column["z"])

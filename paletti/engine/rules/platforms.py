@@ -8,34 +8,34 @@ from ..pieces import BASE_LENGTH, COLUMNS, PLATFORM_COLOURS, PLATFORM_LENGTHS
 from ..villa import platform_key
 from .context import Context, _collapse_event, _last_time, _need_phase, _number, _scripted_frames
 from .positions import POSITION_GRID
-from .state import PHASE_LAY, _event, _refuse, _top_columns
+from .state import PHASE_LAY, Column, Rules, _event, _refuse, _top_columns
 from .turns import _end_turn
 
 # A laid platform must rest on at least 3 columns (French record).
 MIN_PLATFORM_SUPPORTS = 3
 
 
-def _lay_supports(rules: dict, index: int, x: float, z: float) -> list[dict]:
+def _lay_supports(rules: Rules, index: int, x: float, z: float) -> list[Column]:
     """The top level's columns wholly under a platform laid centred at (x, z)."""
     half = PLATFORM_LENGTHS[index] / 2
     out = []
     for column in _top_columns(rules):
         if column.get("on") is not None:
             continue
-        r = COLUMNS[column["id"]].width / 2
-        if abs(column["x"] - x) + r <= half and abs(column["z"] - z) + r <= half:
+        r = COLUMNS[column.id].width / 2
+        if abs(column.x - x) + r <= half and abs(column.z - z) + r <= half:
             out.append(column)
     return out
 
 
-def lay_problem(rules: dict, x: float, z: float | None = None) -> tuple | None:
+def lay_problem(rules: Rules, x: float, z: float | None = None) -> tuple | None:
     """Why the next platform may not be laid centred at world (x, z), or None (z: by
     default, centred in depth on the platform below)."""
-    index = rules["laid"]
+    index = rules.laid
     if index >= len(PLATFORM_COLOURS):
         return "no_platform_left", "All five platforms are already laid."
     if z is None:
-        z = rules["platforms"][index - 1]["z"]
+        z = rules.platforms[index - 1].z
     half = PLATFORM_LENGTHS[index] / 2
     if abs(x) + half > BASE_LENGTH / 2 + 1e-9 or abs(z) + half > BASE_LENGTH / 2 + 1e-9:
         return "platform_off_base", "Every platform must stay within the base."
@@ -44,14 +44,14 @@ def lay_problem(rules: dict, x: float, z: float | None = None) -> tuple | None:
     return None
 
 
-def lay_candidates(rules: dict) -> list[float]:
+def lay_candidates(rules: Rules) -> list[float]:
     """The listed centre positions (world x, mm, centred in depth on the platform below)
     where the next platform may be laid."""
     return list(_lay_positions(rules))
 
 
-def _lay_positions(rules: dict) -> Iterator[float]:
-    index = rules["laid"]
+def _lay_positions(rules: Rules) -> Iterator[float]:
+    index = rules.laid
     if index >= len(PLATFORM_COLOURS):
         return
     limit = BASE_LENGTH / 2 - PLATFORM_LENGTHS[index] / 2
@@ -65,17 +65,17 @@ def _do_lay_platform(ctx: Context, seat: int, action: dict) -> None:
     rules = ctx.rules
     _need_phase(rules, PHASE_LAY)
     x = _number(action, "x")
-    index = rules["laid"]
-    z = _number(action, "z") if "z" in action else rules["platforms"][index - 1]["z"]
+    index = rules.laid
+    z = _number(action, "z") if "z" in action else rules.platforms[index - 1].z
     problem = lay_problem(rules, x, z)
     if problem:
         _refuse(*problem)
-    platform = rules["platforms"][index]
+    platform = rules.platforms[index]
     platform.update(x=x, z=z, laid_by=seat)
-    rules["laid"] += 1
+    rules.laid += 1
     villa.sync_rest(rules)
     if ctx.record:
-        ctx.frames.extend(_scripted_frames(platform_key(index), platform["pose"], platform["side"]))
+        ctx.frames.extend(_scripted_frames(platform_key(index), platform.pose, platform.side))
     collapse = ctx.moved(villa.settle_after(rules, record=ctx.record, t0=_last_time(ctx.frames)))
     if collapse:
         _collapse_event(rules, collapse, seat, ctx.events)

@@ -1,7 +1,5 @@
 """The two entry points: the legal actions of a state, and applying one action."""
 
-import json
-
 from .building import _do_abort, _do_choose_colour, _do_place, _do_pull, _do_touch
 from .claims import (
     _do_ask_platform,
@@ -29,6 +27,7 @@ from .state import (
     PHASE_REWARD,
     PHASE_TOUCHED,
     ActionResult,
+    Rules,
     State,
     _refuse,
     _seat_colours_of,
@@ -46,8 +45,8 @@ from .turns import (
 def legal_actions(state: State) -> list[dict]:
     """Every action the player to act may take, each postable verbatim to apply_action."""
     rules = state.rules
-    phase = rules["phase"]
-    seat = rules["to_act"]
+    phase = rules.phase
+    seat = rules.to_act
     if phase == PHASE_OVER:
         return []
     out: list[dict] = []
@@ -67,13 +66,13 @@ def legal_actions(state: State) -> list[dict]:
     elif phase == PHASE_MOVE:
         for column_id in _context_movable(rules):
             add("touch", column=column_id)
-        if rules["context"] == CONTEXT_TURN and _can_ask_platform(rules):
+        if rules.context == CONTEXT_TURN and _can_ask_platform(rules):
             add("ask_platform")
     elif phase == PHASE_TOUCHED:
-        add("pull", column=rules["touched"])
-        add("abort", column=rules["touched"])
+        add("pull", column=rules.touched)
+        add("abort", column=rules.touched)
     elif phase == PHASE_HOLDING:
-        column_id = rules["holding"]["column"]
+        column_id = rules.holding.column
         for x, z, lane in placement_candidates(rules, column_id):
             add("place", column=column_id, x=x, z=z, lane=lane)
         add("abort", column=column_id)
@@ -92,8 +91,8 @@ def legal_actions(state: State) -> list[dict]:
     return out
 
 
-def _check_seat(rules: dict, action: dict) -> int:
-    seat = rules["to_act"]
+def _check_seat(rules: Rules, action: dict) -> int:
+    seat = rules.to_act
     if "seat" in action and action["seat"] != seat:
         _refuse("not_your_turn", "It is not this player's turn to act.")
     return seat
@@ -119,20 +118,20 @@ def apply_action(
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         _refuse("malformed", "An action is an object with a 'type'.")
     rules = state.rules
-    if rules["phase"] == PHASE_OVER:
+    if rules.phase == PHASE_OVER:
         _refuse("game_over", "The game is over; no action is accepted.")
     seat = _check_seat(rules, action)
     kind = action["type"]
-    # A JSON round trip copies faster than deepcopy and keeps the state JSON-able.
-    rules = json.loads(json.dumps({k: v for k, v in rules.items() if k != "log"}))
+    # Copied through the stored form: faster than deepcopy, and what a reload would read.
+    rules = rules.copy()
     handler = _HANDLERS.get(kind)
     if handler is None:
         _refuse("unknown_action", f"Unknown action '{kind}'.")
-    ctx = Context(rules, record, tremor and rules["options"]["tremor"] > 0, tremor)
+    ctx = Context(rules, record, tremor and rules.options.tremor > 0, tremor)
     handler(ctx, seat, action)
     logged = {**action, "seat": seat}
-    rules["actions"] += 1
-    rules["scores"] = scores(rules)
+    rules.actions += 1
+    rules.scores = scores(rules)
     return ActionResult(State(rules), ctx.frames, ctx.events, ctx.steps, logged)
 
 

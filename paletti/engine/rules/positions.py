@@ -5,7 +5,7 @@ from collections.abc import Iterator
 
 from .. import villa
 from ..pieces import COLUMNS, LANE_DEPTH, LANES, PLATFORM_LENGTHS, RED
-from .state import _in_play, _top_columns, _top_index
+from .state import Column, Rules, _in_play, _top_columns, _top_index
 
 # Grid of the discrete positions listed in legal_actions (mm); any x inside the legal
 # interval is accepted when an action is applied.
@@ -17,42 +17,42 @@ POSITION_GRID = 5.0
 PLACEMENT_CLEARANCE = 0.5
 
 
-def placement_range(rules: dict, column_id: int) -> tuple[float, float]:
+def placement_range(rules: Rules, column_id: int) -> tuple[float, float]:
     """Interval of x or z (from the top platform's centre, mm) keeping a column fully on
     top; the platforms are square, so it is the same across the width and the depth."""
     half = PLATFORM_LENGTHS[_top_index(rules)] / 2 - COLUMNS[column_id].width / 2
     return -half, half
 
 
-def _overlapped(rules: dict, column_id: int, x: float, z: float) -> list[dict]:
+def _overlapped(rules: Rules, column_id: int, x: float, z: float) -> list[Column]:
     """The top level's columns whose feet a column set at (x, z) from the top platform's
     centre would touch."""
-    platform = rules["platforms"][_top_index(rules)]
-    wx, wz = platform["x"] + x, platform["z"] + z
+    platform = rules.platforms[_top_index(rules)]
+    wx, wz = platform.x + x, platform.z + z
     r = COLUMNS[column_id].width / 2
     out = []
     for column in _top_columns(rules):
-        if column["id"] == column_id:
+        if column.id == column_id:
             continue
-        reach = r + COLUMNS[column["id"]].width / 2 + PLACEMENT_CLEARANCE
-        if (column["x"] - wx) ** 2 + (column["z"] - wz) ** 2 < reach * reach:
+        reach = r + COLUMNS[column.id].width / 2 + PLACEMENT_CLEARANCE
+        if (column.x - wx) ** 2 + (column.z - wz) ** 2 < reach * reach:
             out.append(column)
     return out
 
 
-def stack_top(rules: dict, column_id: int, x: float, z: float) -> int | None:
+def stack_top(rules: Rules, column_id: int, x: float, z: float) -> int | None:
     """On red, the column a column set at (x, z) would stand on: the top of the highest
     stack it touches (None: on the platform)."""
     touched = _overlapped(rules, column_id, x, z)
     if not touched:
         return None
-    carriers = {c["on"] for c in rules["columns"] if _in_play(c) and c.get("on") is not None}
-    tops = [c for c in touched if c["id"] not in carriers]
+    carriers = {c.on for c in rules.columns if _in_play(c) and c.get("on") is not None}
+    tops = [c for c in touched if c.id not in carriers]
     pool = tops or touched
-    return max(pool, key=lambda c: (villa.column_bottom(rules, c), -c["id"]))["id"]
+    return max(pool, key=lambda c: (villa.column_bottom(rules, c), -c.id)).id
 
 
-def placement_problem(rules: dict, column_id: int, x: float, z: float) -> tuple | None:
+def placement_problem(rules: Rules, column_id: int, x: float, z: float) -> tuple | None:
     """Why a column may not be placed at (x, z) from the top platform's centre, or None."""
     low, high = placement_range(rules, column_id)
     if not (low - 1e-9 <= x <= high + 1e-9 and low - 1e-9 <= z <= high + 1e-9):
@@ -62,13 +62,13 @@ def placement_problem(rules: dict, column_id: int, x: float, z: float) -> tuple 
     return None
 
 
-def placement_candidates(rules: dict, column_id: int) -> list[tuple[float, float, int]]:
+def placement_candidates(rules: Rules, column_id: int) -> list[tuple[float, float, int]]:
     """The listed (x, z, row) positions: every POSITION_GRID mm across the width, in each
     of the page's three depth rows (any other legal (x, z) is accepted as well)."""
     return list(_placements(rules, column_id))
 
 
-def _placements(rules: dict, column_id: int) -> Iterator[tuple[float, float, int]]:
+def _placements(rules: Rules, column_id: int) -> Iterator[tuple[float, float, int]]:
     low, high = placement_range(rules, column_id)
     first = math.ceil(low / POSITION_GRID)
     last = math.floor(high / POSITION_GRID)
@@ -85,18 +85,18 @@ def _placements(rules: dict, column_id: int) -> Iterator[tuple[float, float, int
 RESTING_TOLERANCE = 1.0
 
 
-def _resting_problem(rules: dict, column_id: int) -> tuple | None:
+def _resting_problem(rules: Rules, column_id: int) -> tuple | None:
     """Whether a column, where it came to rest on the top platform, breaks rule 3 (half off
     the platform) or rule 8 (on another column, below red): the aim is checked before the
     placement, this checks where the hand actually put it."""
     top = _top_index(rules)
-    platform = rules["platforms"][top]
-    column = rules["columns"][column_id]
+    platform = rules.platforms[top]
+    column = rules.columns[column_id]
     half = PLATFORM_LENGTHS[top] / 2 - COLUMNS[column_id].width / 2 + RESTING_TOLERANCE
-    if abs(column["x"] - platform["x"]) > half or abs(column["z"] - platform["z"]) > half:
+    if abs(column.x - platform.x) > half or abs(column.z - platform.z) > half:
         return "off_platform", "The column came to rest half off the platform."
     if top != RED:
-        x, z = column["x"] - platform["x"], column["z"] - platform["z"]
+        x, z = column.x - platform.x, column.z - platform.z
         if _overlapped(rules, column_id, x, z):
             return "on_column", "The column came to rest against another column."
     return None
