@@ -21,7 +21,8 @@ from catalogue.fields import StrictCharField
 from catalogue.parsers import StrictJSONParser
 from catalogue.schema import refuses_unknown_keys
 
-from . import actions, arrangement, engine, messages, services
+from . import arrangement, engine, messages, services
+from .engine.rules import shape
 from .models import BotLevel, Match, SeatKind
 from .throttles import EngineLimit, MatchActionThrottle, MatchCreationThrottle, engine_time
 
@@ -190,10 +191,17 @@ class CreateMatchSerializer(serializers.Serializer):
         return players
 
 
+@extend_schema_field(shape.json_schema())
+class ActionField(serializers.DictField):
+    """An action: its schema is written from the engine's own table of action shapes
+    (paletti/engine/rules/shape.py), which the view checks the action against, so the
+    schema says exactly what is accepted."""
+
+
 @refuses_unknown_keys
 class ActionRequestSerializer(serializers.Serializer):
     version = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
-    action = serializers.DictField(help_text="One of the objects listed in `legal_actions`.")
+    action = ActionField(help_text="One of the objects listed in `legal_actions`.")
 
 
 def state_payload(match: Match, state: engine.State) -> dict:
@@ -405,8 +413,8 @@ class MatchActionView(MatchAPIView):
         serializer = ActionRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         try:
-            action = actions.check(serializer.validated_data["action"])
-        except actions.BadAction as error:
+            action = shape.check(serializer.validated_data["action"])
+        except shape.BadAction as error:
             return _error(error.code, messages.bad_action(error), 400, **error.where)
         version = serializer.validated_data["version"]
         try:

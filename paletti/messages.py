@@ -60,7 +60,7 @@ PLAYER_COUNT = gettext_lazy("Villa Paletti is played by 2 to 4 players.")
 NEED_A_PERSON = gettext_lazy("At least one player must be a person.")
 PERSON_HAS_NO_LEVEL = gettext_lazy("Only a bot has a level.")
 
-# An action whose shape is wrong (see actions.py), before the rules are asked.
+# An action whose shape is wrong (see engine/rules/shape.py), before the rules are asked.
 ACTION_SHAPE = {
     "unknown_key": gettext_lazy("This action does not take the key “%(key)s”."),
     "missing_key": gettext_lazy("This action needs the key “%(key)s”."),
@@ -209,7 +209,7 @@ def refusal(code: str, english: str) -> str:
 
 
 def bad_action(error) -> str:
-    """Why an action's shape is refused (an actions.BadAction), in the active language."""
+    """Why an action's shape is refused (a shape.BadAction), in the active language."""
     if error.problem == "unknown_type":
         return str(REFUSALS["unknown_action"])
     params = dict(error.params)

@@ -72,10 +72,15 @@ def test_placement_fully_on_the_platform_else_refused(make_table):
     table.act(type="touch", column=column)
     table.act(type="pull", column=column)
     low, high = placement_range(table.rules, column)
-    for x in (high + 0.5, low - 3.0, 500.0):
+    # Off this platform is the rules' refusal; beyond any platform, the action's shape's.
+    for x, code in (
+        (high + 0.5, "off_platform"),
+        (low - 3.0, "off_platform"),
+        (500.0, "bad_action"),
+    ):
         with pytest.raises(IllegalAction) as error:
             table.act(type="place", column=column, x=x, lane=0)
-        assert error.value.code == "off_platform"
+        assert error.value.code == code
     # Anywhere inside the interval is accepted, not only the listed grid.
     table.act(type="place", column=column, x=high - 0.3, lane=0)
     assert table.rules["columns"][column]["level"] == 1

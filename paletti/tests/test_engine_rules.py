@@ -423,8 +423,9 @@ def test_illegal_actions_carry_a_code_and_a_reason(table):
     cases = [
         ({"type": "fly"}, "unknown_action"),
         ({"type": "place", "column": 0, "x": 0.0, "lane": 0}, "wrong_phase"),
-        ({"type": "touch", "column": "x"}, "bad_parameter"),
-        ({"type": "touch", "column": 99}, "no_such_column"),
+        ({"type": "touch", "column": "x"}, "bad_action"),
+        ({"type": "touch", "column": 99}, "bad_action"),
+        ({"type": "touch", "column": 3, "teleport": True}, "bad_action"),
         ({"type": "ask_platform", "seat": (table.rules["to_act"] + 1) % 4}, "not_your_turn"),
         ("touch", "malformed"),
     ]

@@ -5,13 +5,9 @@ import random
 from .. import villa
 from ..hands import (
     PLACE_SPEED_DEFAULT,
-    PLACE_SPEED_MAX,
-    PLACE_SPEED_MIN,
     PULL_SPEED_DEFAULT,
-    PULL_SPEED_MAX,
-    PULL_SPEED_MIN,
 )
-from ..pieces import COLUMNS, LANE_DEPTH, LANES, PLATFORM_COLOURS, RED
+from ..pieces import LANE_DEPTH, PLATFORM_COLOURS, RED
 from ..villa import column_key
 from .claims import _protest_failed, _protest_succeeded
 from .context import (
@@ -19,10 +15,8 @@ from .context import (
     Context,
     _collapse_event,
     _gesture,
-    _integer,
     _last_time,
     _need_phase,
-    _number,
     _scripted_frames,
 )
 from .positions import _resting_problem, placement_problem, placement_range, stack_top
@@ -65,9 +59,7 @@ def _do_choose_colour(ctx: Context, seat: int, action: dict) -> None:
 def _do_touch(ctx: Context, seat: int, action: dict) -> None:
     rules = ctx.rules
     _need_phase(rules, PHASE_MOVE)
-    column_id = _integer(action, "column")
-    if not 0 <= column_id < len(COLUMNS):
-        _refuse("no_such_column", "There is no such column.")
+    column_id = action["column"]
     column = rules.columns[column_id]
     if column_id not in _context_movable(rules):
         _refuse(*_touch_problem(rules, column, seat))
@@ -103,7 +95,7 @@ def _do_pull(ctx: Context, seat: int, action: dict) -> None:
     column_id = action.get("column", rules.touched)
     if column_id != rules.touched:
         _refuse("not_touched", "Only the column you touched may be pulled.")
-    gesture = _gesture(action, PULL_SPEED_MIN, PULL_SPEED_MAX, PULL_SPEED_DEFAULT)
+    gesture = _gesture(action, PULL_SPEED_DEFAULT)
     column = rules.columns[column_id]
     rules.holding = Holding(
         column=column_id,
@@ -124,12 +116,10 @@ def _do_pull(ctx: Context, seat: int, action: dict) -> None:
 def _place_spot(rules: Rules, action: dict) -> tuple[float, float]:
     """(x, z) of a placement from the top platform's centre: "z" in mm, or one of the
     page's three depth rows ("lane")."""
-    x = _number(action, "x")
+    x = float(action["x"])
     if "z" in action:
-        return x, _number(action, "z")
-    lane = _integer(action, "lane")
-    if lane not in LANES:
-        _refuse("bad_lane", "There is no such lane.")
+        return x, float(action["z"])
+    lane = action["lane"]
     low, high = placement_range(rules, rules.holding.column)
     return x, max(low, min(high, LANE_DEPTH[lane]))
 
@@ -144,10 +134,10 @@ def _do_place(ctx: Context, seat: int, action: dict) -> None:
     problem = placement_problem(rules, column_id, x, z)
     if problem:
         _refuse(*problem)
-    gesture = _gesture(action, PLACE_SPEED_MIN, PLACE_SPEED_MAX, PLACE_SPEED_DEFAULT)
+    gesture = _gesture(action, PLACE_SPEED_DEFAULT)
     if ctx.tremor:
         # The tremor comes from the match seed and the action's index, so replays agree.
-        rng = random.Random(f"{rules['seed']}:tremor:{rules['actions']}")  # noqa: S311
+        rng = random.Random(f"{rules.seed}:tremor:{rules.actions}")  # noqa: S311
         sigma = rules.options.tremor
         x += rng.gauss(0.0, sigma)
         z += rng.gauss(0.0, sigma)

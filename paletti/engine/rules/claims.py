@@ -2,15 +2,14 @@
 failed protest, the Polish reward after a successful one, and passing."""
 
 from .. import villa
-from ..hands import PULL_SPEED_DEFAULT, PULL_SPEED_MAX, PULL_SPEED_MIN
-from ..pieces import COLUMNS, PLATFORM_COLOURS
+from ..hands import PULL_SPEED_DEFAULT
+from ..pieces import PLATFORM_COLOURS
 from ..villa import column_key
 from .context import (
     FRAME_TIME,
     Context,
     _collapse_event,
     _gesture,
-    _integer,
     _last_time,
     _need_phase,
 )
@@ -114,7 +113,7 @@ def _do_ask_platform(ctx: Context, seat: int, action: dict) -> None:
     ctx.events.append(
         _event(
             "platform_asked",
-            f"{rules['seats'][seat]['name']} asks to lay a new platform.",
+            f"{rules.seats[seat].name} asks to lay a new platform.",
             seat=seat,
         )
     )
@@ -172,15 +171,13 @@ def _removable(rules: Rules) -> list[int]:
 def _do_remove_column(ctx: Context, seat: int, action: dict) -> None:
     rules = ctx.rules
     _need_phase(rules, PHASE_PENALTY, PHASE_REWARD)
-    column_id = _integer(action, "column")
-    if not 0 <= column_id < len(COLUMNS):
-        _refuse("no_such_column", "There is no such column.")
+    column_id = action["column"]
     column = rules.columns[column_id]
     if column_id not in _removable(rules):
         if rules.phase == PHASE_REWARD:
             _refuse("column_out", "That column is out of the game.")
         _refuse("not_protesters_column", "Remove one of the protester's columns still in play.")
-    gesture = _gesture(action, PULL_SPEED_MIN, PULL_SPEED_MAX, PULL_SPEED_DEFAULT)
+    gesture = _gesture(action, PULL_SPEED_DEFAULT)
     collapse = ctx.moved(villa.pull(rules, column_id, gesture, ctx.hand(), record=ctx.record))
     column.update(where="out", pose=None, side=None)
     ctx.events.append(
@@ -205,7 +202,7 @@ def _do_pass(ctx: Context, seat: int, action: dict) -> None:
     if not _may_pass(rules):
         if rules.phase in (PHASE_MOVE, PHASE_CHOOSE_COLOUR):
             _refuse("must_act", "You can still move a column; passing is not allowed.")
-        _refuse("wrong_phase", f"That action is not possible now (phase: {rules['phase']}).")
+        _refuse("wrong_phase", f"That action is not possible now (phase: {rules.phase}).")
     name = rules.seats[seat].name
     phase = rules.phase
     if phase == PHASE_PENALTY:

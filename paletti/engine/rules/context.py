@@ -1,7 +1,6 @@
 """What an action works with while it is applied: its copy of the rules, frames, events,
 the hand's dice, and the checks of an action's numbers."""
 
-import math
 import random
 
 from .. import villa
@@ -13,20 +12,6 @@ from .turns import _finish
 PLACE_ANIMATION_TIME = 0.3
 PLACE_ANIMATION_HEIGHT = 40.0  # mm above its resting place
 FRAME_TIME = 1.0 / 30.0
-
-
-def _number(action: dict, key: str) -> float:
-    value = action.get(key)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        _refuse("bad_parameter", f"The action needs a number '{key}'.")
-    return float(value)
-
-
-def _integer(action: dict, key: str) -> int:
-    value = action.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        _refuse("bad_parameter", f"The action needs an integer '{key}'.")
-    return value
 
 
 def _failed_level(rules: Rules, piece: str) -> int:
@@ -94,28 +79,21 @@ def _q(x: float, y: float, a: float) -> list[float]:
 
 def _need_phase(rules: Rules, *phases: str) -> None:
     if rules.phase not in phases:
-        _refuse("wrong_phase", f"That action is not possible now (phase: {rules['phase']}).")
+        _refuse("wrong_phase", f"That action is not possible now (phase: {rules.phase}).")
 
 
-def _gesture(action: dict, low: float, high: float, default: float) -> Gesture:
-    """The hand's speed and steadiness from an action, each optional, each within range."""
-    speed = _optional_number(action, "speed", low, high, default)
-    steadiness = _optional_number(action, "steadiness", 0.0, 1.0, STEADINESS_DEFAULT)
-    return Gesture(speed=speed, steadiness=steadiness)
-
-
-def _optional_number(action: dict, key: str, low: float, high: float, default: float) -> float:
-    if key not in action:
-        return default
-    value = _number(action, key)
-    if not low <= value <= high:
-        _refuse("bad_parameter", f"'{key}' must lie between {low:g} and {high:g}.")
-    return value
+def _gesture(action: dict, speed: float) -> Gesture:
+    """The hand's speed and steadiness from an action, each optional (`speed` by default);
+    their ranges are the action's shape (shape.py)."""
+    return Gesture(
+        speed=float(action.get("speed", speed)),
+        steadiness=float(action.get("steadiness", STEADINESS_DEFAULT)),
+    )
 
 
 def _hand_rng(rules: Rules) -> random.Random:
     """The hand's dice for this action: from the match seed and the action's number."""
-    return random.Random(f"{rules['seed']}:hand:{rules['actions']}")  # noqa: S311
+    return random.Random(f"{rules.seed}:hand:{rules.actions}")  # noqa: S311
 
 
 def _last_time(frames: list) -> float:

@@ -194,7 +194,7 @@ def _do_take_colour(ctx: Context, seat: int, action: dict) -> None:
         ctx.events.append(
             _event(
                 "colour_left_over",
-                f"{rules['seats'][last]['name']} gets the last colour, {given}.",
+                f"{rules.seats[last].name} gets the last colour, {given}.",
                 seat=last,
                 colour=given,
             )

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from .. import villa
 from ..pieces import BASE_LENGTH, COLUMNS, PLATFORM_COLOURS, PLATFORM_LENGTHS
 from ..villa import platform_key
-from .context import Context, _collapse_event, _last_time, _need_phase, _number, _scripted_frames
+from .context import Context, _collapse_event, _last_time, _need_phase, _scripted_frames
 from .positions import POSITION_GRID
 from .state import PHASE_LAY, Column, Rules, _event, _refuse, _top_columns
 from .turns import _end_turn
@@ -64,9 +64,9 @@ def _lay_positions(rules: Rules) -> Iterator[float]:
 def _do_lay_platform(ctx: Context, seat: int, action: dict) -> None:
     rules = ctx.rules
     _need_phase(rules, PHASE_LAY)
-    x = _number(action, "x")
+    x = float(action["x"])
     index = rules.laid
-    z = _number(action, "z") if "z" in action else rules.platforms[index - 1].z
+    z = float(action["z"]) if "z" in action else rules.platforms[index - 1].z
     problem = lay_problem(rules, x, z)
     if problem:
         _refuse(*problem)

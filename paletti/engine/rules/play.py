@@ -13,6 +13,7 @@ from .context import Context
 from .creation import _do_take_colour, colours_left
 from .platforms import _do_lay_platform, lay_candidates
 from .positions import placement_candidates
+from .shape import check
 from .state import (
     CONTEXT_TURN,
     PHASE_CHOOSE_COLOUR,
@@ -115,8 +116,7 @@ def apply_action(
     `tremor=False` leaves out the hand's chance and the tremor option (a bot cannot
     foresee its own hand).
     """
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        _refuse("malformed", "An action is an object with a 'type'.")
+    action = check(action)  # its shape and ranges (shape.py): the handlers trust them
     rules = state.rules
     if rules.phase == PHASE_OVER:
         _refuse("game_over", "The game is over; no action is accepted.")

@@ -150,7 +150,7 @@ def _update_seal(rules: Rules, events: list) -> None:
         events.append(
             _event(
                 "seal_taken",
-                f"{rules['seats'][leaders[0]]['name']} takes the master builder's seal.",
+                f"{rules.seats[leaders[0]]['name']} takes the master builder's seal.",
                 seat=leaders[0],
                 previous=holder,
             )
@@ -199,7 +199,7 @@ def _start_turn(rules: Rules, seat: int, events: list) -> None:
         events.append(
             _event(
                 "player_skipped",
-                f"{rules['seats'][candidate]['name']} can neither move a column nor ask for a "
+                f"{rules.seats[candidate].name} can neither move a column nor ask for a "
                 "platform and passes.",
                 seat=candidate,
             )
