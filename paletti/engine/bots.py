@@ -1,12 +1,12 @@
 """Bots: an easy one that plays by feel and a careful one that looks before it moves.
 
-Both only ever return an action from legal_actions(state), with the hand's gesture (speed
-and steadiness) added to a pull, a placement or a removal. Their hands are imperfect: the
-easy bot pulls fast and shakily, the careful one slowly and steadily, but neither perfectly
-(docs/paletti.md, "The hand"). The careful bot looks ahead by applying candidate actions to
-the stored snapshot (apply_action never mutates its input, and every action starts from the
-snapshot), with its own gesture but without frames and without the hand's chance, which a
-player cannot foresee.
+Both only ever return an action from legal_actions(state) (a placement at a point of its
+listed area), with the hand's gesture (speed and steadiness) added to a pull, a placement
+or a removal. Their hands are imperfect: the easy bot pulls fast and shakily, the careful
+one slowly and steadily, but neither perfectly (docs/paletti.md, "The hand"). The careful
+bot looks ahead by applying candidate actions to the stored snapshot (apply_action never
+mutates its input, and every action starts from the snapshot), with its own gesture but
+without frames and without the hand's chance, which a player cannot foresee.
 """
 
 import math
@@ -14,7 +14,7 @@ import random
 
 from . import villa
 from .pieces import COLUMNS, PLATFORM_LENGTHS
-from .rules import IllegalAction, State, apply_action, legal_actions
+from .rules import IllegalAction, State, apply_action, legal_actions, placement_candidates
 
 LEVELS = ("easy", "careful")
 # The careful bot thinks in simulations, not seconds, so that its choice depends only on
@@ -114,6 +114,19 @@ def _of_type(actions: list[dict], kind: str) -> list[dict]:
     return [a for a in actions if a["type"] == kind]
 
 
+def _places(state: State, actions: list[dict]) -> list[dict]:
+    """The listed placement as the spots a hand aims at, each a postable action: its area
+    sampled every 5 mm across, in the page's three depth rows (placement_candidates)."""
+    out = []
+    for listed in _of_type(actions, "place"):
+        aim = {key: value for key, value in listed.items() if key != "area"}
+        out += [
+            {**aim, "x": x, "z": z, "lane": lane}
+            for x, z, lane in placement_candidates(state.rules, listed["column"])
+        ]
+    return out
+
+
 def _central(actions: list[dict], rng: random.Random, spread: float) -> dict:
     """Pick among the actions whose x is near the centre, as a steady hand would."""
     ranked = sorted(actions, key=lambda a: abs(a["x"]))
@@ -130,7 +143,7 @@ def _easy(state: State, actions: list[dict], rng: random.Random) -> dict:
             return _of_type(actions, "abort")[0]
         return _of_type(actions, "pull")[0]
     if phase == "holding":
-        return _central(_of_type(actions, "place"), rng, 0.5)
+        return _central(_places(state, actions), rng, 0.5)
     if phase in ("claim", "neutral_protest"):
         protest = _of_type(actions, "protest")
         if protest and rng.random() < EASY_PROTEST_CHANCE:
@@ -325,7 +338,7 @@ class _Careful:
         return max(sample, key=lambda a: self.margin_after(laid_at(a)))
 
     def best_place(self) -> dict:
-        places = _of_type(self.actions, "place")
+        places = _places(self.state, self.actions)
         if not places:
             return _of_type(self.actions, "abort")[0]
         rules = self.state.rules

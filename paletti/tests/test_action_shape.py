@@ -6,6 +6,7 @@ from rest_framework.test import APIClient
 
 from paletti.engine.rules import shape as actions
 from paletti.models import Match, MatchAction
+from paletti.tests.conftest import place_spots
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +32,7 @@ def holding(api):
         response = post(api, match_id, state["version"], action)
         assert response.status_code == 200, response.json()
         state = response.json()["state"]
-    place = next(a for a in state["legal_actions"] if a["type"] == "place")
+    place = place_spots(state)[0][0]
     return match_id, state["version"], place
 
 

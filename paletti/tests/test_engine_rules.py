@@ -442,8 +442,11 @@ def test_legal_actions_can_be_posted_verbatim(make_table):
         for _ in range(12):
             actions = table.legal()
             assert actions
-            # The last listed action of each phase: a place, an abort, a decline...
+            # The last listed action of each phase: an abort, a decline...; holding a
+            # column, a point of the listed placement's area.
             action = actions[-1] if actions[-1]["type"] != "abort" else actions[0]
+            if action["type"] == "place":
+                action = table.spots()[0][0]
             table.state = apply_action(table.state, action).state
             if table.rules["phase"] == "over":
                 break
@@ -524,3 +527,50 @@ def test_three_players_a_turn_that_moved_a_neutral_column_is_no_pass(make_table)
     table.act(type="pass")
     # A neutral column was built this turn: the round of passes starts again.
     assert table.rules["phase"] != "over" and table.rules["passes"] == 0
+
+
+def test_the_listed_placement_area_is_exactly_where_the_rules_accept_a_column():
+    """legal_actions describes a placement as the 2-D area it is (any (x, z) of it), not as
+    points in three rows: over 2 000 points in and around it, below red (columns on top to
+    keep clear of) and on red (where a column may stand on another), the area and the
+    rules' own check agree on every one."""
+    import random
+
+    from paletti.engine.rules import placement_problem
+    from paletti.tests.conftest import Table, in_area
+
+    rng = random.Random(3)
+    table = Table(new_match(7, 4))
+    table.three_on_blue()
+    table.move(x=10.0, lane=0)
+    column = table.outer_touchable()
+    table.act(type="touch", column=column)
+    table.act(type="pull", column=column)
+    listed = table.legal("place")
+    assert [set(a) for a in listed] == [{"type", "seat", "column", "area"}]
+    area = listed[0]["area"]
+    assert len(area["outside"]) == 4  # the four columns on blue
+    on_red = table.rules.copy()
+    on_red.laid = 5
+    on_red.platforms[4].update(x=on_red.platforms[0].x, z=0.0)
+    for column_on_top in on_red.columns:
+        if column_on_top.level == 1:
+            column_on_top.level = 5
+    from paletti.engine import State, legal_actions
+
+    red_area = next(a for a in legal_actions(State(on_red)) if a["type"] == "place")["area"]
+    assert red_area["outside"] == []
+    for rules, where in ((table.rules, area), (on_red, red_area)):
+        low, high = where["x"]
+        agreed = 0
+        for _ in range(1000):
+            x = rng.uniform(low - 10, high + 10)
+            z = rng.uniform(low - 10, high + 10)
+            assert in_area(where, x, z) == (placement_problem(rules, column, x, z) is None)
+            agreed += 1
+        assert agreed == 1000
+    # A point in no depth row of the page's is taken as it is.
+    table.act(type="place", column=column, x=-31.7, z=area["z"][0] + 3.3)
+    assert table.rules.columns[column].level == 1
+    placed = table.rules.columns[column]
+    assert placed.z - table.rules.platforms[0].z == pytest.approx(area["z"][0] + 3.3, abs=2.0)

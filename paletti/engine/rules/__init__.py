@@ -39,6 +39,7 @@ from .platforms import MIN_PLATFORM_SUPPORTS, lay_candidates, lay_problem
 from .play import apply_action, legal_actions
 from .positions import (
     POSITION_GRID,
+    placement_area,
     placement_candidates,
     placement_problem,
     placement_range,
@@ -81,6 +82,7 @@ __all__ = [
     "legal_actions",
     "level_name",
     "new_match",
+    "placement_area",
     "placement_candidates",
     "placement_problem",
     "placement_range",

@@ -12,7 +12,7 @@ from .claims import (
 from .context import Context
 from .creation import _do_take_colour, colours_left
 from .platforms import _do_lay_platform, lay_candidates
-from .positions import placement_candidates
+from .positions import placement_area
 from .shape import check
 from .state import (
     CONTEXT_TURN,
@@ -44,7 +44,10 @@ from .turns import (
 
 
 def legal_actions(state: State) -> list[dict]:
-    """Every action the player to act may take, each postable verbatim to apply_action."""
+    """Every action the player to act may take, each postable verbatim to apply_action,
+    but a placement: its entry names the column and the `area` of every (x, z) it may be
+    set at (positions.placement_area); post it with "x" and "z" from the area in place of
+    "area"."""
     rules = state.rules
     phase = rules.phase
     seat = rules.to_act
@@ -74,8 +77,8 @@ def legal_actions(state: State) -> list[dict]:
         add("abort", column=rules.touched)
     elif phase == PHASE_HOLDING:
         column_id = rules.holding.column
-        for x, z, lane in placement_candidates(rules, column_id):
-            add("place", column=column_id, x=x, z=z, lane=lane)
+        # Not a list of points: any (x, z) of the area is accepted (positions.py).
+        add("place", column=column_id, area=placement_area(rules, column_id))
         add("abort", column=column_id)
     elif phase in (PHASE_CLAIM, PHASE_NEUTRAL_PROTEST):
         if _protest_possible(rules, seat):

@@ -62,9 +62,29 @@ def placement_problem(rules: Rules, column_id: int, x: float, z: float) -> tuple
     return None
 
 
+def placement_area(rules: Rules, column_id: int) -> dict:
+    """Every (x, z) from the top platform's centre where a column may be set, as
+    legal_actions lists it: the square `x` and `z` intervals (rule 3, no column half off),
+    minus, below red, the discs `outside` around the top level's columns (rule 8: a point
+    is accepted when its distance to each disc's centre is at least its `r`). `grid` is
+    the step the page and the bots sample it at; any point of the area is accepted."""
+    low, high = placement_range(rules, column_id)
+    outside = []
+    if _top_index(rules) != RED:
+        platform = rules.platforms[_top_index(rules)]
+        r = COLUMNS[column_id].width / 2
+        for column in _top_columns(rules):
+            if column.id == column_id:
+                continue
+            reach = r + COLUMNS[column.id].width / 2 + PLACEMENT_CLEARANCE
+            outside.append({"x": column.x - platform.x, "z": column.z - platform.z, "r": reach})
+    return {"x": [low, high], "z": [low, high], "outside": outside, "grid": POSITION_GRID}
+
+
 def placement_candidates(rules: Rules, column_id: int) -> list[tuple[float, float, int]]:
-    """The listed (x, z, row) positions: every POSITION_GRID mm across the width, in each
-    of the page's three depth rows (any other legal (x, z) is accepted as well)."""
+    """A sample of the area, (x, z, row): every POSITION_GRID mm across the width, in each
+    of the page's three depth rows (the bots' and the page's spots; any other legal (x, z)
+    is accepted as well)."""
     return list(_placements(rules, column_id))
 
 

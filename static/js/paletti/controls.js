@@ -398,10 +398,27 @@ export function setHighlight(id) {
 
 /* ---------- Placement: a ghost on the top platform (place) or above it (lay) ---------- */
 
+// The listed placement is an area: any (x, z) in its square and outside its discs is
+// accepted (docs/paletti.md, "Legal actions"). The page offers its points every `grid` mm
+// across, in its three depth rows; a point on a disc's very edge is left out, in case the
+// server's rounding sees it inside.
+export function placeSpots(lane) {
+  const listed = legal("place")[0];
+  if (!listed) return [];
+  const { x: [low, high], z: [zLow, zHigh], outside, grid } = listed.area;
+  const z = Math.max(zLow, Math.min(zHigh, game.state.dimensions.lane_depths[lane]));
+  const spots = [];
+  for (let k = Math.ceil(low / grid); k <= Math.floor(high / grid); k++) {
+    const x = k * grid + 0; // + 0: never -0
+    if (outside.every((d) => (d.x - x) ** 2 + (d.z - z) ** 2 >= d.r * d.r + 1e-6)) spots.push({ x, z });
+  }
+  return spots;
+}
+
 export function placeXs(lane) {
   const state = game.state;
   if (state.phase === "lay") return legal("lay_platform").map((a) => a.x);
-  return legal("place").filter((a) => a.lane === lane).map((a) => a.x);
+  return placeSpots(lane).map((spot) => spot.x);
 }
 
 export function lanesWithRoom() {
@@ -444,7 +461,11 @@ export function stepLane(direction) {
 export function chosenAction() {
   const { x, lane } = game.ghost;
   if (game.state.phase === "lay") return legal("lay_platform").find((a) => a.x === x);
-  return legal("place").find((a) => a.x === x && a.lane === lane);
+  const listed = legal("place")[0];
+  const spot = placeSpots(lane).find((s) => s.x === x);
+  if (!listed || !spot) return undefined;
+  const { area, ...aim } = listed;
+  return { ...aim, x: spot.x, z: spot.z };
 }
 
 export function confirmPlacement() {
@@ -453,7 +474,7 @@ export function confirmPlacement() {
 }
 
 export function placementControls(box, list, withLanes) {
-  const xs = list.map((a) => a.x);
+  const xs = withLanes ? [0, 1, 2].flatMap(placeXs) : list.map((a) => a.x);
   const slider = el("div", {
     class: "placer",
     role: "slider",
