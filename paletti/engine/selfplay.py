@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 
 from .bots import choose_action
 from .pieces import COLUMNS, PLATFORM_COLOURS, PLATFORM_LENGTHS, PLATFORM_MASSES
-from .rules import apply_action, level_name, new_match
+from .rules import Rules, apply_action, level_name, new_match
 from .store import load, snapshot, state_hash
 
 # A match that has not ended after this many actions is stopped (and reported so).
@@ -54,7 +54,7 @@ class MatchReport:
 AUDIT_TOLERANCE = 1.0
 
 
-def audit_margin(rules: dict) -> float:
+def audit_margin(rules: Rules) -> float:
     """The smallest margin (mm) of any laid platform's load over the columns under it,
     computed here on its own from the stored places, as an audit of the engine's statics
     (statics.py is not used): over 720 directions, the least of how far the supports' tops
@@ -62,7 +62,7 @@ def audit_margin(rules: dict) -> float:
     radius; one that sticks out past the board's edge is sampled at 720 points round its
     rim, kept where they are under the board."""
     columns = [c for c in rules.columns if c.where in ("base", "platform")]
-    laid = [p for p in rules.platforms if p.get("x") is not None]
+    laid = [p for p in rules.platforms if p.x is not None]
     rim = [(math.cos(k * math.pi / 360), math.sin(k * math.pi / 360)) for k in range(720)]
     worst = math.inf
     for platform in laid:
@@ -76,7 +76,7 @@ def audit_margin(rules: dict) -> float:
         half = PLATFORM_LENGTHS[index] / 2
         whole, points = [], []
         for c in columns:
-            if c.level != index or c.get("on") is not None:
+            if c.level != index or c.on is not None:
                 continue
             r = COLUMNS[c.id].width / 2
             dx, dz = abs(c.x - platform.x), abs(c.z - platform.z)
@@ -154,18 +154,18 @@ def play_match(
         actions=rules.actions,
         highest_platform=PLATFORM_COLOURS[rules.laid - 1],
         collapsed=collapse is not None,
-        collapse_level=level_name(collapse["level"]) if collapse else None,
-        collapse_by=collapse["by"] if collapse else None,
+        collapse_level=level_name(collapse.level) if collapse else None,
+        collapse_by=collapse.by if collapse else None,
         end_reason=rules.end_reason or "unfinished",
         winner=rules.winner,
         hash=state_hash(state),
         seconds=round(time.perf_counter() - started, 2),
         slowest_decision=round(slowest, 3),
         collapse_action=last_action if collapse else None,
-        collapse_reason=collapse["reason"] if collapse else None,
-        collapse_view=collapse.get("view", "front") if collapse else None,
-        collapse_direction=collapse.get("direction") if collapse else None,
-        outcome=rules.get("outcome"),
+        collapse_reason=collapse.reason if collapse else None,
+        collapse_view=collapse.view if collapse else None,
+        collapse_direction=collapse.direction if collapse else None,
+        outcome=rules.outcome,
         states_checked=checked,
         reload_mismatches=mismatches,
         outside_hull=outside,

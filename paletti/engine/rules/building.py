@@ -233,7 +233,7 @@ def _give_up_build(ctx: Context, seat: int, column_id: int, holding: dict | None
     Then the turn, or the protest it was part of, goes on as after an abort."""
     rules = ctx.rules
     column = rules.columns[column_id]
-    locks = rules.options.get("abort", "french") == "french"
+    locks = rules.options.abort == "french"
     if holding is not None:
         # Put back where it was taken from; the statics then decide.
         column.update(holding.origin)

@@ -247,10 +247,10 @@ def _turn_without_building(ctx: Context) -> None:
     French record D). A turn whose neutral step moved a column (3 players) built something:
     it does not count."""
     rules = ctx.rules
-    if rules.get("built"):
+    if rules.built:
         _end_turn(rules, ctx.events)
         return
-    rules.passes = rules.get("passes", 0) + 1
+    rules.passes += 1
     if rules.passes >= len(rules.seats):
         # A whole round of passes: nobody will build on the top level any more.
         _update_seal(rules, ctx.events)

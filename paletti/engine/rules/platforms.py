@@ -20,7 +20,7 @@ def _lay_supports(rules: Rules, index: int, x: float, z: float) -> list[Column]:
     half = PLATFORM_LENGTHS[index] / 2
     out = []
     for column in _top_columns(rules):
-        if column.get("on") is not None:
+        if column.on is not None:
             continue
         r = COLUMNS[column.id].width / 2
         if abs(column.x - x) + r <= half and abs(column.z - z) + r <= half:

@@ -46,7 +46,7 @@ def stack_top(rules: Rules, column_id: int, x: float, z: float) -> int | None:
     touched = _overlapped(rules, column_id, x, z)
     if not touched:
         return None
-    carriers = {c.on for c in rules.columns if _in_play(c) and c.get("on") is not None}
+    carriers = {c.on for c in rules.columns if _in_play(c) and c.on is not None}
     tops = [c for c in touched if c.id not in carriers]
     pool = tops or touched
     return max(pool, key=lambda c: (villa.column_bottom(rules, c), -c.id)).id

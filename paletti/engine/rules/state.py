@@ -361,4 +361,4 @@ def _seat_colours_of(rules: Rules, seat: int) -> list[str]:
 
 
 def _polish_protest(rules: Rules) -> bool:
-    return rules.options.get("protest", "french") == "polish"
+    return rules.options.protest == "polish"
