@@ -1,7 +1,6 @@
 """The rules state and what every phase shares: phases, contexts, the result of an action,
 the refusal, and the few readings of the state every module needs."""
 
-import json
 from dataclasses import dataclass, field, fields
 from typing import ClassVar
 
@@ -127,10 +126,13 @@ class PlainData:
 
 
 def _plain(value):
+    # Every list and object anew: to_json's result shares nothing with the record.
     if isinstance(value, PlainData):
         return value.to_json()
     if isinstance(value, list):
         return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
     return value
 
 
@@ -312,8 +314,8 @@ class Rules(PlainData):
     choosing: Choosing | None = None
 
     def copy(self) -> "Rules":
-        """A deep copy, through the stored form (plain data all the way down)."""
-        return Rules.from_json(json.loads(json.dumps(self.to_json())))
+        """A deep copy, through the stored form (to_json shares nothing with the record)."""
+        return Rules.from_json(self.to_json())
 
 
 @dataclass
