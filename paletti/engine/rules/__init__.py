@@ -39,10 +39,12 @@ from .platforms import MIN_PLATFORM_SUPPORTS, lay_candidates, lay_problem
 from .play import apply_action, legal_actions
 from .positions import (
     POSITION_GRID,
+    in_area,
     placement_area,
     placement_candidates,
     placement_problem,
     placement_range,
+    placement_spots,
     stack_top,
 )
 from .state import (
@@ -82,9 +84,11 @@ __all__ = [
     "legal_actions",
     "level_name",
     "new_match",
+    "in_area",
     "placement_area",
     "placement_candidates",
     "placement_problem",
+    "placement_spots",
     "placement_range",
     "scores",
     "stack_top",

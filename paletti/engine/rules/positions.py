@@ -81,6 +81,32 @@ def placement_area(rules: Rules, column_id: int) -> dict:
     return {"x": [low, high], "z": [low, high], "outside": outside, "grid": POSITION_GRID}
 
 
+def in_area(area: dict, x: float, z: float) -> bool:
+    """Whether (x, z) lies in a placement area as legal_actions lists it."""
+    (low, high), (z_low, z_high) = area["x"], area["z"]
+    return (
+        low <= x <= high
+        and z_low <= z <= z_high
+        and all((d["x"] - x) ** 2 + (d["z"] - z) ** 2 >= d["r"] ** 2 for d in area["outside"])
+    )
+
+
+def placement_spots(listed: dict) -> list[dict]:
+    """A listed placement (legal_actions) as postable actions: its area's points every
+    `grid` mm across, in the page's three depth rows, row by row; for a client that wants
+    points (a bench, a test), as the page samples the area."""
+    area = listed["area"]
+    aim = {key: value for key, value in listed.items() if key != "area"}
+    (low, high), (z_low, z_high), grid = area["x"], area["z"], area["grid"]
+    spots = []
+    for lane in LANES:
+        z = max(z_low, min(z_high, LANE_DEPTH[lane]))
+        for k in range(math.ceil(low / grid), math.floor(high / grid) + 1):
+            if in_area(area, float(k * grid), z):
+                spots.append({**aim, "x": float(k * grid), "z": z})
+    return spots
+
+
 def placement_candidates(rules: Rules, column_id: int) -> list[tuple[float, float, int]]:
     """A sample of the area, (x, z, row): every POSITION_GRID mm across the width, in each
     of the page's three depth rows (the bots' and the page's spots; any other legal (x, z)
