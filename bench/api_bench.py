@@ -184,7 +184,7 @@ def _next_action(state, loaded):
     listed = state["legal_actions"]
     kinds = {a["type"] for a in listed}
     if "place" in kinds:
-        places = [a for a in listed if a["type"] == "place"]
+        places = engine.placement_spots(next(a for a in listed if a["type"] == "place"))
         return places[len(places) // 2]
     if "touch" in kinds:
         return engine.choose_action(loaded, "careful", __import__("random").Random(1))

@@ -33,10 +33,10 @@ def record(matches: int) -> tuple[int, int, int]:
         levels = ("careful", "easy") if k % 2 == 0 else ("easy", "careful")
         state = new_match(seed, 2)
         rng = random.Random(f"{seed}:record")
-        while state.rules["phase"] != "over" and state.rules["actions"] < 600:
-            level = levels[state.rules["to_act"]]
+        while state.rules.phase != "over" and state.rules.actions < 600:
+            level = levels[state.rules.to_act]
             state = apply_action(state, choose_action(state, level, rng), record=False).state
-        winner = state.rules["winner"]
+        winner = state.rules.winner
         if winner is None:
             nobody += 1
         elif levels[winner] == "careful":
@@ -55,8 +55,8 @@ def requests(matches: int) -> tuple[list, list]:
         state = new_match(seed, 4)
         rng = random.Random(f"{seed}:requests")
         stretch = None
-        while state.rules["phase"] != "over" and state.rules["actions"] < 600:
-            person = state.rules["to_act"] == 0
+        while state.rules.phase != "over" and state.rules.actions < 600:
+            person = state.rules.to_act == 0
             if person and stretch is not None:
                 per_request.append(stretch)
                 stretch = None

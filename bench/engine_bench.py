@@ -39,7 +39,7 @@ def _position(seed: int = 3, actions: int = 40):
     rng = random.Random(seed)
     for _ in range(actions):
         state = apply_action(state, choose_action(state, "careful", rng), record=False).state
-    while state.rules["phase"] != "move" or state.rules["context"] != "turn":
+    while state.rules.phase != "move" or state.rules.context != "turn":
         state = apply_action(state, choose_action(state, "careful", rng), record=False).state
     return state
 
@@ -98,13 +98,9 @@ def main() -> None:
     rules = state.rules
     loads = villa.analyse(rules).loads
     column = max(
-        (
-            c
-            for c in rules["columns"]
-            if c["where"] in ("base", "platform") and c["level"] < rules["laid"]
-        ),
-        key=lambda c: loads.get(c["id"], 0.0),
-    )["id"]
+        (c for c in rules.columns if c.where in ("base", "platform") and c.level < rules.laid),
+        key=lambda c: loads.get(c.id, 0.0),
+    ).id
     chance = Chance.draw(random.Random(1))
 
     def pull_call():

@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.two_servers import HOST, Stats, percentile, redis_url, request  # noqa: E402
+from bench.two_servers import HOST, Stats, percentile, postable, redis_url, request  # noqa: E402
 
 PORT = 8811
 CAREFUL_TABLE = {
@@ -56,7 +56,7 @@ def play(stats, stop):
                 break
             status, answer, headers = request(
                 stats, PORT, "POST", f"/api/paletti/matches/{match_id}/actions/", "action",
-                {"version": state["version"], "action": state["legal_actions"][0]},
+                {"version": state["version"], "action": postable(state["legal_actions"][0])},
             )  # fmt: skip
             if status == 200:
                 state = answer["state"]

@@ -37,8 +37,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from paletti.engine import placement_spots  # noqa: E402
+
 PORTS = (8801, 8802)
 HOST = "127.0.0.1"
+
+
+def postable(action: dict) -> dict:
+    """A listed action as posted: a placement at the middle point of its listed area."""
+    if action["type"] != "place":
+        return action
+    spots = placement_spots(action)
+    return spots[len(spots) // 2]
 
 
 class Stats:
@@ -126,7 +136,7 @@ def play(stats, stop, index, seen):
     match_id, state = body["id"], body["state"]
     seen[match_id] = state["version"]
     while not stop.is_set() and state["status"] != "finished" and state["legal_actions"]:
-        action = rng.choice(state["legal_actions"])
+        action = postable(rng.choice(state["legal_actions"]))
         path = f"/api/paletti/matches/{match_id}/actions/"
         status, body, headers = request(
             stats, PORTS[n % 2], "POST", path, "action",

@@ -41,14 +41,35 @@ def create_by_api(server, page, players):
     return response.json()
 
 
+def place_spots(state):
+    """The listed placement's area sampled as the page samples it: every `grid` mm across,
+    in the three depth rows; each a postable place action, with the row it is in."""
+    spots = []
+    for listed in (a for a in state["legal_actions"] if a["type"] == "place"):
+        area = listed["area"]
+        aim = {k: v for k, v in listed.items() if k != "area"}
+        (low, high), (z_low, z_high), grid = area["x"], area["z"], area["grid"]
+        for lane, depth in enumerate(state["dimensions"]["lane_depths"]):
+            z = max(z_low, min(z_high, depth))
+            for k in range(math.ceil(low / grid), math.floor(high / grid) + 1):
+                x = float(k * grid)
+                if all(
+                    (d["x"] - x) ** 2 + (d["z"] - z) ** 2 >= d["r"] ** 2 for d in area["outside"]
+                ):
+                    spots.append(({**aim, "x": x, "z": z}, lane))
+    return spots
+
+
 def play_by_api(server, page, match, actions):
     """Play actions straight through the API: a quick way to reach a given position."""
     state = match["state"]
     for action in actions:
         if action["type"] == "place":
-            listed = [a for a in state["legal_actions"] if a["type"] == "place"]
             lane = action.get("lane", 0)
-            action = min(listed, key=lambda a: (a["lane"] != lane, abs(a["x"] - action["x"])))
+            action = min(
+                place_spots(state),
+                key=lambda spot: (spot[1] != lane, abs(spot[0]["x"] - action["x"])),
+            )[0]
         response = page.request.post(
             f"{server.url}/api/paletti/matches/{match['id']}/actions/",
             data={"version": state["version"], "action": action},

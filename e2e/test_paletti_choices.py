@@ -247,3 +247,43 @@ def test_the_setup_offers_the_polish_protest_and_abort(seeded_server, hand):
     take(page, page.get_by_role("button", name="Play pink"))
     take(page, page.locator("#actions [data-action='touch']").first)
     expect(page.get_by_role("button", name="Abort: put it back", exact=True)).to_be_visible()
+
+
+def test_under_the_polish_colours_each_player_takes_a_colour_after_the_throw(seeded_server, hand):
+    page = hand
+    page.goto(url(seeded_server, "paletti:setup") + f"?seed={SEED}")
+    page.get_by_label("Played by").nth(1).select_option(label="a person")
+    colours = page.get_by_role("group", name="The players' colours")
+    expect(colours.get_by_role("radio", name=re.compile("French rules"))).to_be_checked()
+    polish = colours.get_by_role("radio", name=re.compile("Polish text"))
+    if page.hand == "keys":
+        colours.get_by_role("radio", name=re.compile("French rules")).focus()
+        page.keyboard.press("ArrowDown")
+    elif page.hand == "finger":
+        polish.tap()
+    else:
+        polish.check()
+    expect(polish).to_be_checked()
+    take(page, page.get_by_role("button", name="Start the match"))
+    page.wait_for_url(re.compile(r"/paletti/[0-9a-f-]{36}/$"))
+    match = {"id": page.url.rstrip("/").split("/")[-1]}
+    expect(page.locator("#paletti-match.ready")).to_be_attached()
+    state = current_state(seeded_server, page, match)
+    assert state["options"]["colours"] == "polish" and state["phase"] == "colours"
+    thrower = state["seats"][state["choosing"]["youngest"]]["name"]
+    expect(page.locator("#prompt")).to_contain_text(f"The seal's die gave {thrower}")
+    state = every_legal_action_has_a_control(seeded_server, page, match)
+    expect(page.locator("#actions [data-action='take_colour']")).to_have_count(3)
+    chooser = state["seats"][state["turn"]]["name"]
+    colour = state["legal_actions"][0]["colour"]
+    take(page, page.get_by_role("button", name=f"Take {colour}"))
+    expect(page.locator("#narration")).to_contain_text(f"{chooser} takes {colour}")
+    # Two players: the choosing goes round twice, the last colour is left to the last seat.
+    state = every_legal_action_has_a_control(seeded_server, page, match)
+    expect(page.locator("#actions [data-action='take_colour']")).to_have_count(2)
+    take(page, page.locator("#actions [data-action='take_colour']").first)
+    expect(page.locator("#narration")).to_contain_text("gets the last colour")
+    expect(page.locator("#prompt")).to_contain_text("Choose the colour you play this turn")
+    state = current_state(seeded_server, page, match)
+    assert [len(seat["colours"]) for seat in state["seats"]] == [2, 2]
+    assert_no_serious_violation(page, "polish colours")

@@ -13,7 +13,14 @@ from playwright.sync_api import expect
 
 from e2e.conftest import assert_no_serious_violation, screenshot
 from e2e.conftest import english_url as url
-from e2e.test_paletti import ADA_AND_BOB, SEED, create_by_api, play_by_api, three_builds
+from e2e.test_paletti import (
+    ADA_AND_BOB,
+    SEED,
+    create_by_api,
+    place_spots,
+    play_by_api,
+    three_builds,
+)
 
 GUIDE_SEEN = "localStorage.setItem('paletti-guide-seen', 'yes');"
 ADA_AND_BOT = [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "bot", "level": "easy"}]
@@ -133,8 +140,7 @@ def build_until_ada_may_ask(server, page, match):
                 action = next(a for a in state["legal_actions"] if a["type"] == kind)
                 break
         else:
-            places = [a for a in state["legal_actions"] if a["type"] == "place"]
-            action = min(places, key=lambda a: (a["lane"], abs(a["x"])))
+            action = min(place_spots(state), key=lambda spot: (spot[1], abs(spot[0]["x"])))[0]
         state = play_by_api(server, page, {"id": match["id"], "state": state}, [action])
         assert state["status"] == "playing"
     raise AssertionError("Ada never could ask for a platform")

@@ -21,7 +21,8 @@ from catalogue.fields import StrictCharField
 from catalogue.parsers import StrictJSONParser
 from catalogue.schema import refuses_unknown_keys
 
-from . import actions, arrangement, engine, messages, services
+from . import arrangement, engine, messages, services
+from .engine.rules import shape
 from .models import BotLevel, Match, SeatKind
 from .throttles import EngineLimit, MatchActionThrottle, MatchCreationThrottle, engine_time
 
@@ -163,6 +164,7 @@ class OptionsSerializer(serializers.Serializer):
     seal_start = serializers.ChoiceField(choices=["green", "blue"], default="green")
     protest = serializers.ChoiceField(choices=["french", "polish"], default="french")
     abort = serializers.ChoiceField(choices=["french", "polish"], default="french")
+    colours = serializers.ChoiceField(choices=["french", "polish"], default="french")
     tremor = FiniteFloatField(min_value=0.0, max_value=MAX_TREMOR_MM, default=0.0)
     setup = SetupField(default="default")
 
@@ -188,10 +190,17 @@ class CreateMatchSerializer(serializers.Serializer):
         return players
 
 
+@extend_schema_field(shape.json_schema())
+class ActionField(serializers.DictField):
+    """An action: its schema is written from the engine's own table of action shapes
+    (paletti/engine/rules/shape.py), which the view checks the action against, so the
+    schema says exactly what is accepted."""
+
+
 @refuses_unknown_keys
 class ActionRequestSerializer(serializers.Serializer):
     version = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
-    action = serializers.DictField(help_text="One of the objects listed in `legal_actions`.")
+    action = ActionField(help_text="One of the objects listed in `legal_actions`.")
 
 
 def state_payload(match: Match, state: engine.State) -> dict:
@@ -199,8 +208,8 @@ def state_payload(match: Match, state: engine.State) -> dict:
     view = engine.state_to_json(state)
     rules = state.rules
     seats = services.seats_of(match)
-    playing = rules["phase"] != "over"
-    to_act = rules["to_act"] if playing else None
+    playing = rules.phase != "over"
+    to_act = rules.to_act if playing else None
     human_to_act = to_act is not None and seats[to_act].kind == SeatKind.HUMAN
     for player, seat in zip(view["players"], seats, strict=True):
         player.update(kind=seat.kind, level=seat.level)
@@ -209,10 +218,10 @@ def state_payload(match: Match, state: engine.State) -> dict:
         version=match.version,
         status=match.status,
         turn=to_act,
-        turn_player=rules["turn"],
+        turn_player=rules.turn,
         seats=view["players"],
         legal_actions=engine.legal_actions(state) if human_to_act else [],
-        end_reason_text=messages.end_reason(rules, [seat.name for seat in seats]),
+        end_reason_text=messages.end_reason(view, [seat.name for seat in seats]),
     )
     if view.get("touched"):
         # Rounded once, here: the page and the narration show the same figure.
@@ -287,7 +296,9 @@ class MatchListView(MatchAPIView):
     `players` lists 2 to 4 seats in playing order, each a person (`"kind": "human"`) or a
     bot (`"kind": "bot"`, `"level": "easy"` or `"careful"`); at least one must be a person.
     `options`: `seal_start` (`green`, the French rules, or `blue`, the Polish reading),
-    `protest` and `abort` (`french`, or `polish` for the Polish text's own rules), `tremor`
+    `protest`, `abort` and `colours` (`french`, or `polish` for the Polish text's own rules;
+    under `colours: polish` the youngest's colour is thrown and the others choose theirs
+    with `take_colour` actions before the first turn), `tremor`
     (a seeded hand tremor in mm, 0–5) and `setup`: `default`, `random`, or the columns as
     the players arranged them, `{"columns": [{"id", "x", "lane"} × 20], "blue_x"}` (x in mm
     from the middle of the base; the rules of the set-up are checked, 400 with the reason).
@@ -401,8 +412,8 @@ class MatchActionView(MatchAPIView):
         serializer = ActionRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         try:
-            action = actions.check(serializer.validated_data["action"])
-        except actions.BadAction as error:
+            action = shape.check(serializer.validated_data["action"])
+        except shape.BadAction as error:
             return _error(error.code, messages.bad_action(error), 400, **error.where)
         version = serializer.validated_data["version"]
         try:

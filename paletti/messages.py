@@ -60,7 +60,7 @@ PLAYER_COUNT = gettext_lazy("Villa Paletti is played by 2 to 4 players.")
 NEED_A_PERSON = gettext_lazy("At least one player must be a person.")
 PERSON_HAS_NO_LEVEL = gettext_lazy("Only a bot has a level.")
 
-# An action whose shape is wrong (see actions.py), before the rules are asked.
+# An action whose shape is wrong (see engine/rules/shape.py), before the rules are asked.
 ACTION_SHAPE = {
     "unknown_key": gettext_lazy("This action does not take the key “%(key)s”."),
     "missing_key": gettext_lazy("This action needs the key “%(key)s”."),
@@ -76,6 +76,7 @@ REFUSALS = {
     "bad_lane": gettext_lazy("There is no such lane."),
     "cannot_protest": gettext_lazy("You have no column you could move to prove your protest."),
     "colour_blocked": gettext_lazy("None of the columns of that colour can be moved."),
+    "colour_taken": gettext_lazy("That colour is already taken."),
     "column_out": gettext_lazy("That column is out of the game."),
     "game_over": gettext_lazy("The game is over; no action is accepted."),
     "last_neutral": gettext_lazy("The last neutral column of a level may not be moved."),
@@ -208,7 +209,7 @@ def refusal(code: str, english: str) -> str:
 
 
 def bad_action(error) -> str:
-    """Why an action's shape is refused (an actions.BadAction), in the active language."""
+    """Why an action's shape is refused (a shape.BadAction), in the active language."""
     if error.problem == "unknown_type":
         return str(REFUSALS["unknown_action"])
     params = dict(error.params)
@@ -284,7 +285,7 @@ def outcome_sentence(outcome, names: list[str], winner) -> str:
 
 def end_reason(rules: dict, names: list[str] | None = None) -> str:
     """How the game ended (for a collapse, which way the villa fell) and why the winner
-    won, in the active language."""
+    won, in the active language; `rules` as the engine's state_to_json shows it."""
     reason = rules.get("end_reason")
     if not reason:
         return ""
@@ -350,6 +351,10 @@ _EVENT_TEXTS = {
     },
     "colour_chosen": lambda p, who, names: _("Playing %(colour)s this turn.")
     % {"colour": player_colour(p.get("colour"))},
+    "colour_taken": lambda p, who, names: _("%(name)s takes %(colour)s.")
+    % {"name": who, "colour": player_colour(p.get("colour"))},
+    "colour_left_over": lambda p, who, names: _("%(name)s gets the last colour, %(colour)s.")
+    % {"name": who, "colour": player_colour(p.get("colour"))},
     "platform_asked": lambda p, who, names: _("%(name)s asks to lay a new platform.")
     % {"name": who},
     "protest": lambda p, who, names: _("%(name)s protests.") % {"name": who},
@@ -567,6 +572,11 @@ def _pass_line(step, who, event):
 # A bot's action told as one sentence that names it: (the event it replaces, the sentence
 # from the step, the acting seat's name and that event or None). None keeps the events.
 _ACTION_LINES = {
+    "take_colour": (
+        "colour_taken",
+        lambda s, who, e: _("%(name)s takes %(colour)s.")
+        % {"name": who, "colour": player_colour(s.get("colour"))},
+    ),
     "choose_colour": (
         "colour_chosen",
         lambda s, who, e: _("%(name)s plays %(colour)s this turn.")

@@ -85,7 +85,7 @@ def create_match(
     if seed is None:
         seed = random.SystemRandom().randrange(2**62)
     state = engine.new_match(seed, [s.name for s in seats], options or {})
-    match = Match(seed=seed, options=state.rules["options"])
+    match = Match(seed=seed, options=state.rules.options.to_json())
     seat_rows = [
         Seat(match=match, index=i, name=s.name, kind=s.kind, level=s.level)
         for i, s in enumerate(seats)
@@ -97,7 +97,7 @@ def create_match(
     final = turn.state if turn else state
     match.snapshot, match.state_hash = engine.snapshot_and_hash(final)
     match.version = len(turn.log) if turn else 0
-    if final.rules["phase"] == "over":
+    if final.rules.phase == "over":
         match.status = MatchStatus.FINISHED
     with _outcome_unknown_on_failure(match.pk), transaction.atomic():
         match.save(force_insert=True)
@@ -151,7 +151,7 @@ def play(*, match: Match, version: int, action: dict, meter=nullcontext) -> Outc
     if version != match.version:
         raise StaleVersion(match.version)
     state = load_state(match)
-    to_act = state.rules["to_act"]
+    to_act = state.rules.to_act
     if to_act is not None and _seats(match)[to_act].kind == SeatKind.BOT:
         raise MatchError("bot_to_act", "A bot is to act, not a person.")
     with meter():
@@ -188,7 +188,7 @@ def _step(state: engine.State, seat: int, action: dict, by_bot: bool, frames, ev
             step[key] = action[key]
     if action.get("type") == "pass":
         # A seal holder who passes keeps the seal: a new platform restarts the count.
-        step["held_seal"] = state.rules["seal"]["holder"] == seat
+        step["held_seal"] = state.rules.seal.holder == seat
     return step
 
 
@@ -206,7 +206,7 @@ def run_engine(
     if action is not None:
         result = engine.apply_action(state, action)
         frames, events = list(result.frames), list(result.events)
-        seat = state.rules["to_act"]
+        seat = state.rules.to_act
         log.append((seat, dict(action), False))
         steps.append(_step(state, seat, action, False, [0, len(frames)], [0, len(events)]))
         state = result.state
@@ -215,7 +215,7 @@ def run_engine(
     for _ in range(MAX_BOT_ACTIONS):
         if not _bot_to_act(match, state, seats):
             break
-        seat = state.rules["to_act"]
+        seat = state.rules.to_act
         rng = random.Random(f"{match.seed}:bot:{version + len(log)}")  # noqa: S311
         bot_action = engine.choose_action(state, seats[seat].level, rng)
         result = engine.apply_action(state, bot_action)
@@ -239,7 +239,7 @@ def run_engine(
 
 
 def _store(match, state, log, version):
-    finished = state.rules["phase"] == "over"
+    finished = state.rules.phase == "over"
     data, digest = engine.snapshot_and_hash(state)
     fields = {
         "version": version + len(log),
@@ -292,8 +292,8 @@ def _seats(match: Match) -> list[Seat]:
 
 def _bot_to_act(match, state, seats=None) -> bool:
     seats = seats or _seats(match)
-    to_act = state.rules["to_act"]
-    return state.rules["phase"] != "over" and to_act is not None and seats[to_act].is_bot
+    to_act = state.rules.to_act
+    return state.rules.phase != "over" and to_act is not None and seats[to_act].is_bot
 
 
 def _end_time(frames: list) -> float:

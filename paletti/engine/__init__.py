@@ -2,10 +2,10 @@
 
 Public API (everything a web layer, a bot or a self-play tool needs):
 
-    new_match(seed, players=4, options=None) -> State
+    new_match(seed, players=4, options=None) -> State      state.rules: a typed Rules record
         players: 2-4, or a list of seat names. options: {"seal_start": "green" | "blue",
         "tremor": mm (0 = off), "setup": "default" | "random" | {set-up dict},
-        "youngest": seat}.
+        "youngest": seat, "protest" / "abort" / "colours": "french" | "polish"}.
     legal_actions(state) -> list[dict]      every action the player to act may take
     apply_action(state, action) -> ActionResult(state, frames, events)
         raises IllegalAction(code, reason) for anything else; never mutates `state`.
@@ -17,12 +17,16 @@ Public API (everything a web layer, a bot or a self-play tool needs):
     replay(seed, players, options, log) -> State   log: each ActionResult.action in turn
     choose_action(state, level, rng) -> dict            bots: level "easy" or "careful"
 
-Actions are JSON objects; "seat" is optional, and if present must be the seat to act.
+Actions are JSON objects; "seat" is optional, and if present must be the seat to act. Their
+keys and ranges are one table, rules/shape.py, checked by apply_action and by the web API.
+    {"type": "take_colour", "colour": c}          Polish colours option: after the youngest's
+                                                  throw, each other player takes a colour
     {"type": "choose_colour", "colour": c}        2 players, before each turn
     {"type": "touch", "column": id}               commits to that column; reveals its load
     {"type": "pull", "column": id}                take it out (platforms above held)
     {"type": "abort", "column": id}               put it back: locked, turn passes
-    {"type": "place", "column": id, "x": mm, "lane": 0-2}   on the top platform
+    {"type": "place", "column": id, "x": mm, "z": mm}  on the top platform ("lane": 0-2,
+                                                  one of the page's depth rows, for "z")
     {"type": "ask_platform"}                      claim that no column can be moved
     {"type": "protest"} / {"type": "decline"}     answer a claim (or, 3 players, an
                                                   aborted neutral move)
@@ -30,12 +34,13 @@ Actions are JSON objects; "seat" is optional, and if present must be the seat to
     {"type": "lay_platform", "x": mm}             centre of the new platform, world x
     {"type": "pass"}                              only when the platform cannot be laid
 
-Positions. "x" of "place" is measured along the top platform from its centre (mm, in the
-platform's own frame, so a slightly tilted platform does not matter); "x" of "lay_platform"
-is the world x of the new platform's centre (0 = middle of the base). legal_actions lists
-the legal positions on a 5 mm grid (every lane, every column), so each listed action can be
-posted as is; apply_action accepts any x inside the legal interval, which
-`placement_range(state.rules, column)` gives for a column.
+Positions. "x" and "z" of "place" are measured on the top platform from its centre (mm,
+across the width and in depth, negative at the front); "x" of "lay_platform" is the world x
+of the new platform's centre (0 = middle of the base). legal_actions lists each action as
+it can be posted, but a placement: its entry names the column and the 2-D `area` of every
+(x, z) it may be set at (positions.placement_area; `in_area` tells whether a point is in
+it), posted with an "x" and a "z" from it; `placement_spots(listed)` samples it as the
+page does (every 5 mm across, in the three depth rows).
 
 Frames: a list of {"t": seconds from the action's start, "poses": {name: [x, y, angle] or
 None}}, about 30 per simulated second, only bodies that moved; names "c<id>" for columns and
@@ -49,11 +54,13 @@ from .pieces import COLUMN_COLOURS, COLUMNS, PLATFORM_COLOURS
 from .rules import (
     ActionResult,
     IllegalAction,
+    Rules,
     State,
     apply_action,
     legal_actions,
     new_match,
     placement_range,
+    placement_spots,
 )
 from .setup import SetupError, default_setup, random_setup, validate_setup
 from .store import (
@@ -74,6 +81,7 @@ __all__ = [
     "ActionResult",
     "IllegalAction",
     "OutdatedSnapshot",
+    "Rules",
     "SetupError",
     "State",
     "apply_action",
@@ -84,6 +92,7 @@ __all__ = [
     "new_match",
     "outdated",
     "placement_range",
+    "placement_spots",
     "random_setup",
     "replay",
     "snapshot",

@@ -1,22 +1,21 @@
 """Bots: an easy one that plays by feel and a careful one that looks before it moves.
 
-Both only ever return an action from legal_actions(state), with the hand's gesture (speed
-and steadiness) added to a pull, a placement or a removal. Their hands are imperfect: the
-easy bot pulls fast and shakily, the careful one slowly and steadily, but neither perfectly
-(docs/paletti.md, "The hand"). The careful bot looks ahead by applying candidate actions to
-the stored snapshot (apply_action never mutates its input, and every action starts from the
-snapshot), with its own gesture but without frames and without the hand's chance, which a
-player cannot foresee.
+Both only ever return an action from legal_actions(state) (a placement at a point of its
+listed area), with the hand's gesture (speed and steadiness) added to a pull, a placement
+or a removal. Their hands are imperfect: the easy bot pulls fast and shakily, the careful
+one slowly and steadily, but neither perfectly (docs/paletti.md, "The hand"). The careful
+bot looks ahead by applying candidate actions to the stored snapshot (apply_action never
+mutates its input, and every action starts from the snapshot), with its own gesture but
+without frames and without the hand's chance, which a player cannot foresee.
 """
 
-import json
 import math
 import random
 
 from . import villa
 from .hands import Gesture, spread
 from .pieces import COLUMNS, PLATFORM_LENGTHS
-from .rules import IllegalAction, State, apply_action, legal_actions
+from .rules import IllegalAction, State, apply_action, legal_actions, placement_candidates
 
 LEVELS = ("easy", "careful")
 # The careful bot thinks in simulations, not seconds, so that its choice depends only on
@@ -120,6 +119,19 @@ def _of_type(actions: list[dict], kind: str) -> list[dict]:
     return [a for a in actions if a["type"] == kind]
 
 
+def _places(state: State, actions: list[dict]) -> list[dict]:
+    """The listed placement as the spots a hand aims at, each a postable action: its area
+    sampled every 5 mm across, in the page's three depth rows (placement_candidates)."""
+    out = []
+    for listed in _of_type(actions, "place"):
+        aim = {key: value for key, value in listed.items() if key != "area"}
+        out += [
+            {**aim, "x": x, "z": z, "lane": lane}
+            for x, z, lane in placement_candidates(state.rules, listed["column"])
+        ]
+    return out
+
+
 def _central(actions: list[dict], rng: random.Random, spread: float) -> dict:
     """Pick among the actions whose x is near the centre, as a steady hand would."""
     ranked = sorted(actions, key=lambda a: abs(a["x"]))
@@ -129,14 +141,14 @@ def _central(actions: list[dict], rng: random.Random, spread: float) -> dict:
 
 def _easy(state: State, actions: list[dict], rng: random.Random) -> dict:
     rules = state.rules
-    phase = rules["phase"]
+    phase = rules.phase
     if phase == "touched":
-        nervous = (rules["touch_load"] or 0) > EASY_NERVOUS_LOAD
+        nervous = (rules.touch_load or 0) > EASY_NERVOUS_LOAD
         if nervous and rng.random() < EASY_ABORT_CHANCE:
             return _of_type(actions, "abort")[0]
         return _of_type(actions, "pull")[0]
     if phase == "holding":
-        return _central(_of_type(actions, "place"), rng, 0.5)
+        return _central(_places(state, actions), rng, 0.5)
     if phase in ("claim", "neutral_protest"):
         protest = _of_type(actions, "protest")
         if protest and rng.random() < EASY_PROTEST_CHANCE:
@@ -169,7 +181,7 @@ def _easy(state: State, actions: list[dict], rng: random.Random) -> dict:
 
 
 def columns_colour(rules: dict, column_id: int) -> str:
-    return rules["columns"][column_id]["colour"]
+    return rules.columns[column_id].colour
 
 
 class _Careful:
@@ -226,13 +238,13 @@ class _Careful:
         """The risk the bot accepts now: in a protest's proof more, unless it holds the
         seal (a fall would hand the game to the previous holder)."""
         rules = self.state.rules
-        seat = rules["to_act"]
-        proving = rules["context"] == "claim_protest"
-        holder = rules["seal"]["holder"]
+        seat = rules.to_act
+        proving = rules.context == "claim_protest"
+        holder = rules.seal.holder
         accept = SAFE_RISK * (PROTEST_HOPE if proving and holder != seat else 1.0)
         if holder is not None and holder != seat and not proving:
             # Behind in the seal race, a person takes more risk to catch up.
-            behind = rules["scores"][holder] - rules["scores"][seat]
+            behind = rules.scores[holder] - rules.scores[seat]
             accept *= 1.0 + CATCH_UP * min(max(behind, 0), 6) / 6
         return accept
 
@@ -242,9 +254,9 @@ class _Careful:
         """The touch whose pull is safest, weighted towards valuable columns, among those
         whose pull looks at most `accept` risky."""
         accept = self.accepted() if accept is None else accept
-        columns = state.rules["columns"]
+        columns = state.rules.columns
         # Higher levels first: their columns carry less of the villa.
-        order = sorted(touches, key=lambda a: (-columns[a["column"]]["level"], self.rng.random()))
+        order = sorted(touches, key=lambda a: (-columns[a["column"]].level, self.rng.random()))
         best, best_score, best_risk = None, float("-inf"), float("inf")
         for action in order[:CAREFUL_PULLS]:
             if best is not None and not self.time_left():
@@ -252,15 +264,17 @@ class _Careful:
             risk = self.pull_risk(state, action["column"])
             if risk > accept:
                 continue
-            score = columns[action["column"]]["value"] - risk
+            score = columns[action["column"]].value - risk
             if score > best_score:
                 best, best_score, best_risk = action, score, risk
         return best, best_risk
 
     def choose(self) -> dict:
         rules = self.state.rules
-        phase = rules["phase"]
+        phase = rules.phase
         actions = self.actions
+        if phase == "colours":
+            return self.rng.choice(actions)  # the colour one plays with is a matter of taste
         if phase == "choose_colour":
             return self.choose_colour()
         if phase == "move":
@@ -282,7 +296,7 @@ class _Careful:
             # only costs the column, a collapse costs the game).
             return touches[0] if touches else actions[0]
         if phase == "touched":
-            column_id = rules["touched"]
+            column_id = rules.touched
             risk = self.pull_risk_from_touched(column_id)
             kind = "pull" if risk <= self.accepted() else "abort"
             return _of_type(actions, kind)[0]
@@ -306,7 +320,7 @@ class _Careful:
     def keeps_seal_by_passing(self) -> bool:
         """A seal holder gains nothing from a new platform: it resets the count, and the
         first column on it, which the claimant may not place, takes the seal."""
-        return self.state.rules["seal"]["holder"] == self.state.rules["to_act"]
+        return self.state.rules.seal.holder == self.state.rules.to_act
 
     def pull_risk_from_touched(self, column_id: int) -> float:
         return self.pull_risk(self.state, column_id) * SECOND_LOOK
@@ -336,7 +350,7 @@ class _Careful:
         """The villa's weakest margin (mm) once `change(rules)` is made to a copy of the
         rules; -inf if it would not stand."""
         self.simulations += 1
-        rules = json.loads(json.dumps(self.state.rules))
+        rules = self.state.rules.copy()
         change(rules)
         stability = villa.analyse(rules)
         if not stability.stands:
@@ -348,37 +362,35 @@ class _Careful:
         ranked = sorted(actions, key=lambda a: abs(a.get("x", 0.0)))
         step = max(1, len(ranked) // limit)
         sample = ranked[::step][:limit]
-        index = self.state.rules["laid"]
+        index = self.state.rules.laid
 
         def laid_at(action):
             def change(rules):
-                below = rules["platforms"][index - 1]
-                rules["platforms"][index].update(x=action["x"], z=action.get("z", below["z"]))
-                rules["laid"] += 1
+                below = rules.platforms[index - 1]
+                rules.platforms[index].update(x=action["x"], z=action.get("z", below.z))
+                rules.laid += 1
 
             return change
 
         return max(sample, key=lambda a: self.margin_after(laid_at(a)))
 
     def best_place(self) -> dict:
-        places = _of_type(self.actions, "place")
+        places = _places(self.state, self.actions)
         if not places:
             return _of_type(self.actions, "abort")[0]
         rules = self.state.rules
-        top = rules["platforms"][rules["laid"] - 1]
-        others = [
-            c for c in rules["columns"] if c["level"] == rules["laid"] and c["where"] == "platform"
-        ]
+        top = rules.platforms[rules.laid - 1]
+        others = [c for c in rules.columns if c.level == rules.laid and c.where == "platform"]
         # A trembling hand needs room: keep clear of neighbours where possible.
-        room = 3.0 * rules["options"]["tremor"] + 1.0
+        room = 3.0 * rules.options.tremor + 1.0
         roomy = [a for a in places if self.clearance(a) >= room] or places
         # Spread the columns over the platform, so that the next one finds supports all
         # round: first the spots far from the others and not too near the edge.
-        half = PLATFORM_LENGTHS[rules["laid"] - 1] / 2
+        half = PLATFORM_LENGTHS[rules.laid - 1] / 2
 
         def spread(action) -> float:
-            x, z = top["x"] + action["x"], top["z"] + action["z"]
-            near = min((math.hypot(c["x"] - x, c["z"] - z) for c in others), default=half)
+            x, z = top.x + action["x"], top.z + action["z"]
+            near = min((math.hypot(c.x - x, c.z - z) for c in others), default=half)
             edge = half - max(abs(action["x"]), abs(action["z"]))
             return min(near, 2 * edge)
 
@@ -387,12 +399,12 @@ class _Careful:
 
         def placed_at(action):
             def change(rules):
-                rules["columns"][column_id].update(
+                rules.columns[column_id].update(
                     where="platform",
-                    level=rules["laid"],
+                    level=rules.laid,
                     on=None,
-                    x=top["x"] + action["x"],
-                    z=top["z"] + action["z"],
+                    x=top.x + action["x"],
+                    z=top.z + action["z"],
                 )
 
             return change
@@ -408,13 +420,13 @@ class _Careful:
     def clearance(self, action: dict) -> float:
         """Gap (mm) between a placed column's foot and its nearest neighbour's on top."""
         rules = self.state.rules
-        platform = rules["platforms"][rules["laid"] - 1]
-        x, z = platform["x"] + action["x"], platform["z"] + action["z"]
+        platform = rules.platforms[rules.laid - 1]
+        x, z = platform.x + action["x"], platform.z + action["z"]
         r = COLUMNS[action["column"]].width / 2
         gaps = [
-            math.hypot(c["x"] - x, c["z"] - z) - r - COLUMNS[c["id"]].width / 2
-            for c in rules["columns"]
-            if c["where"] == "platform" and c["level"] == rules["laid"]
+            math.hypot(c.x - x, c.z - z) - r - COLUMNS[c.id].width / 2
+            for c in rules.columns
+            if c.where == "platform" and c.level == rules.laid
         ]
         return min(gaps, default=float("inf"))
 
@@ -430,14 +442,14 @@ class _Careful:
         rules = self.state.rules
         # Holding the seal, a fall while proving the point would hand the game to the
         # previous holder: only a safe proof is worth it then.
-        holds = rules["seal"]["holder"] == rules["to_act"]
+        holds = rules.seal.holder == rules.to_act
         accept = SAFE_RISK * (1.0 if holds else PROTEST_HOPE)
         touch, _ = self.safest_touch(protesting, touches, accept)
         return protest[0] if touch is not None else decline
 
     def best_removal(self) -> dict:
         rules = self.state.rules
-        own = set(rules["seats"][rules["to_act"]]["colours"])
+        own = set(rules.seats[rules.to_act].colours)
         # A reward may take any column: never one's own.
         removals = [
             a
@@ -446,12 +458,12 @@ class _Careful:
         ] or _of_type(self.actions, "remove_column")
         if not removals:
             return _of_type(self.actions, "pass")[0]
-        columns = rules["columns"]
-        top = rules["laid"]
+        columns = rules.columns
+        top = rules.laid
         # The protester's points come from the top level: take the most valuable one there.
         ranked = sorted(
             removals,
-            key=lambda a: (columns[a["column"]]["level"] != top, -columns[a["column"]]["value"]),
+            key=lambda a: (columns[a["column"]].level != top, -columns[a["column"]].value),
         )
         for action in ranked[:CAREFUL_PULLS]:
             if self.pull_risk(self.state, action["column"]) < float("inf"):

@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 
 from .bots import choose_action
 from .pieces import COLUMNS, PLATFORM_COLOURS, PLATFORM_LENGTHS, PLATFORM_MASSES
-from .rules import apply_action, level_name, new_match
+from .rules import Rules, apply_action, level_name, new_match
 from .store import load, snapshot, state_hash
 
 # A match that has not ended after this many actions is stopped (and reported so).
@@ -54,38 +54,38 @@ class MatchReport:
 AUDIT_TOLERANCE = 1.0
 
 
-def audit_margin(rules: dict) -> float:
+def audit_margin(rules: Rules) -> float:
     """The smallest margin (mm) of any laid platform's load over the columns under it,
     computed here on its own from the stored places, as an audit of the engine's statics
     (statics.py is not used): over 720 directions, the least of how far the supports' tops
     reach beyond the load's centre: a top wholly under the board reaches its centre plus its
     radius; one that sticks out past the board's edge is sampled at 720 points round its
     rim, kept where they are under the board."""
-    columns = [c for c in rules["columns"] if c["where"] in ("base", "platform")]
-    laid = [p for p in rules["platforms"] if p.get("x") is not None]
+    columns = [c for c in rules.columns if c.where in ("base", "platform")]
+    laid = [p for p in rules.platforms if p.x is not None]
     rim = [(math.cos(k * math.pi / 360), math.sin(k * math.pi / 360)) for k in range(720)]
     worst = math.inf
     for platform in laid:
-        index = platform["index"]
-        parts = [(PLATFORM_MASSES[index], platform["x"], platform["z"])]
-        parts += [(COLUMNS[c["id"]].mass, c["x"], c["z"]) for c in columns if c["level"] > index]
-        parts += [(PLATFORM_MASSES[p["index"]], p["x"], p["z"]) for p in laid if p["index"] > index]
+        index = platform.index
+        parts = [(PLATFORM_MASSES[index], platform.x, platform.z)]
+        parts += [(COLUMNS[c.id].mass, c.x, c.z) for c in columns if c.level > index]
+        parts += [(PLATFORM_MASSES[p.index], p.x, p.z) for p in laid if p.index > index]
         mass = sum(m for m, _, _ in parts)
         cx = sum(m * x for m, x, _ in parts) / mass
         cz = sum(m * z for m, _, z in parts) / mass
         half = PLATFORM_LENGTHS[index] / 2
         whole, points = [], []
         for c in columns:
-            if c["level"] != index or c.get("on") is not None:
+            if c.level != index or c.on is not None:
                 continue
-            r = COLUMNS[c["id"]].width / 2
-            dx, dz = abs(c["x"] - platform["x"]), abs(c["z"] - platform["z"])
+            r = COLUMNS[c.id].width / 2
+            dx, dz = abs(c.x - platform.x), abs(c.z - platform.z)
             if dx + r <= half and dz + r <= half:
-                whole.append((c["x"], c["z"], r))
+                whole.append((c.x, c.z, r))
                 continue
             for ux, uz in rim:
-                x, z = c["x"] + r * ux, c["z"] + r * uz
-                if abs(x - platform["x"]) <= half and abs(z - platform["z"]) <= half:
+                x, z = c.x + r * ux, c.z + r * uz
+                if abs(x - platform.x) <= half and abs(z - platform.z) <= half:
                     points.append((x, z))
         if not whole and len(points) < 3:
             return -math.inf
@@ -121,19 +121,19 @@ def play_match(
     cpu = []
     last_action = None
     while True:
-        if check_reload and state.rules["phase"] != "over":
+        if check_reload and state.rules.phase != "over":
             margin = audit_margin(state.rules)
             checked += 1
             outside += margin < -AUDIT_TOLERANCE
             worst = min(worst, margin)
-        if state.rules["phase"] == "over" or state.rules["actions"] >= MAX_ACTIONS:
+        if state.rules.phase == "over" or state.rules.actions >= MAX_ACTIONS:
             break
         tick = time.perf_counter()
         cpu_tick = time.process_time()
         action = choose_action(state, level, rng)
         cpu.append(time.process_time() - cpu_tick)
         slowest = max(slowest, time.perf_counter() - tick)
-        turn = state.rules["turn"]
+        turn = state.rules.turn
         result = apply_action(state, action, record=False)
         if check_reload:
             # The same action from the state reloaded from its snapshot: the same outcome.
@@ -145,27 +145,27 @@ def play_match(
         counts["claims"] += action["type"] == "ask_platform"
         counts["passes"] += action["type"] == "pass"
         counts["protests_won"] += bool(codes & {"protest_succeeded", "neutral_protest_upheld"})
-        counts["turns"] += state.rules["phase"] != "over" and state.rules["turn"] != turn
+        counts["turns"] += state.rules.phase != "over" and state.rules.turn != turn
     rules = state.rules
-    collapse = rules["collapse"]
+    collapse = rules.collapse
     report = MatchReport(
         seed=seed,
         players=players,
-        actions=rules["actions"],
-        highest_platform=PLATFORM_COLOURS[rules["laid"] - 1],
+        actions=rules.actions,
+        highest_platform=PLATFORM_COLOURS[rules.laid - 1],
         collapsed=collapse is not None,
-        collapse_level=level_name(collapse["level"]) if collapse else None,
-        collapse_by=collapse["by"] if collapse else None,
-        end_reason=rules["end_reason"] or "unfinished",
-        winner=rules["winner"],
+        collapse_level=level_name(collapse.level) if collapse else None,
+        collapse_by=collapse.by if collapse else None,
+        end_reason=rules.end_reason or "unfinished",
+        winner=rules.winner,
         hash=state_hash(state),
         seconds=round(time.perf_counter() - started, 2),
         slowest_decision=round(slowest, 3),
         collapse_action=last_action if collapse else None,
-        collapse_reason=collapse["reason"] if collapse else None,
-        collapse_view=collapse.get("view", "front") if collapse else None,
-        collapse_direction=collapse.get("direction") if collapse else None,
-        outcome=rules.get("outcome"),
+        collapse_reason=collapse.reason if collapse else None,
+        collapse_view=collapse.view if collapse else None,
+        collapse_direction=collapse.direction if collapse else None,
+        outcome=rules.outcome,
         states_checked=checked,
         reload_mismatches=mismatches,
         outside_hull=outside,

@@ -21,7 +21,7 @@ from .pieces import (
     PLATFORM_LENGTHS,
     PLATFORM_THICKNESS,
 )
-from .rules import RULES_VERSION, State, apply_action, new_match, scores
+from .rules import RULES_VERSION, Rules, State, apply_action, new_match, scores
 from .villa import BASE_TOP, TABLE_TOP
 
 SNAPSHOT_MAGIC = b"VPAL4"
@@ -34,9 +34,9 @@ class OutdatedSnapshot(ValueError):
     """A snapshot written by an earlier engine: that match can no longer be played."""
 
 
-def _canonical(rules: dict) -> bytes:
+def _canonical(rules: Rules) -> bytes:
     # repr of floats round-trips exactly, so canonical JSON keeps every bit of the places.
-    return json.dumps(rules, sort_keys=True, separators=(",", ":")).encode()
+    return json.dumps(rules.to_json(), sort_keys=True, separators=(",", ":")).encode()
 
 
 def snapshot(state: State) -> bytes:
@@ -63,9 +63,9 @@ def load(data: bytes) -> State:
     if not data.startswith(SNAPSHOT_MAGIC):
         raise ValueError("Not a Villa Paletti snapshot.")
     rules = json.loads(zlib.decompress(data[len(SNAPSHOT_MAGIC) :]))
-    if rules.get("version") != RULES_VERSION:
+    if not isinstance(rules, dict) or rules.get("version") != RULES_VERSION:
         raise OutdatedSnapshot("This match was stored under other rules.")
-    return State(rules)
+    return State(Rules.from_json(rules))
 
 
 def state_hash(state: State) -> str:
@@ -100,86 +100,88 @@ def state_to_json(state: State) -> dict:
     rules = state.rules
     points = scores(rules)
     columns = []
-    for column in rules["columns"]:
-        pose = column["pose"]
+    for column in rules.columns:
+        pose = column.pose
         shown = quantise_pose(*pose) if pose else [None, None, None]
         columns.append(
             {
-                "id": column["id"],
-                "colour": column["colour"],
-                "kind": column["kind"],
-                "value": column["value"],
-                "width": COLUMNS[column["id"]].width,
+                "id": column.id,
+                "colour": column.colour,
+                "kind": column.kind,
+                "value": column.value,
+                "width": COLUMNS[column.id].width,
                 "height": COLUMN_HEIGHT,
-                "level": column["level"],
-                "where": column["where"],
+                "level": column.level,
+                "where": column.where,
                 "x": shown[0],
                 "y": shown[1],
                 "angle": shown[2],
-                "lane": column["lane"],
+                "lane": column.lane,
                 # The foot's place in 3-D: x across, z in depth (negative at the front).
-                "z": round(column["z"], 1) if column["z"] is not None else None,
-                "on": column.get("on"),
+                "z": round(column.z, 1) if column.z is not None else None,
+                "on": column.on,
                 # The side view (depth across, see docs/paletti.md "Depth"): [z, y, angle].
-                "side": _shown(column.get("side")),
-                "locked": column["locked"],
-                "removed": column["where"] == "out",
-                "in_hand": column["where"] == "hand",
+                "side": _shown(column.side),
+                "locked": column.locked,
+                "removed": column.where == "out",
+                "in_hand": column.where == "hand",
             }
         )
     platforms = []
-    for platform in rules["platforms"]:
-        pose = platform["pose"]
+    for platform in rules.platforms:
+        pose = platform.pose
         shown = quantise_pose(*pose) if pose else [None, None, None]
         platforms.append(
             {
-                "index": platform["index"],
-                "colour": platform["colour"],
+                "index": platform.index,
+                "colour": platform.colour,
                 "laid": pose is not None,
-                "laid_by": platform["laid_by"],
-                "length": PLATFORM_LENGTHS[platform["index"]],
+                "laid_by": platform.laid_by,
+                "length": PLATFORM_LENGTHS[platform.index],
                 "thickness": PLATFORM_THICKNESS,
                 "x": shown[0],
                 "y": shown[1],
                 "angle": shown[2],
-                "side": _shown(platform.get("side")),
+                "side": _shown(platform.side),
             }
         )
-    seats = rules["seats"]
+    seats = rules.seats
     return {
-        "phase": rules["phase"],
-        "context": rules["context"],
-        "turn": rules["turn"],
-        "to_act": rules["to_act"],
-        "step": rules["step"],
-        "turn_colour": rules["turn_colour"],
+        "phase": rules.phase,
+        "context": rules.context,
+        "turn": rules.turn,
+        "to_act": rules.to_act,
+        "step": rules.step,
+        "turn_colour": rules.turn_colour,
         "players": [
-            {"seat": i, "name": s["name"], "colours": s["colours"], "score": points[i]}
+            {"seat": i, "name": s.name, "colours": s.colours, "score": points[i]}
             for i, s in enumerate(seats)
         ],
-        "neutral": rules["neutral"],
-        "first_player": rules["first_player"],
-        "top_level": rules["laid"],
+        "neutral": rules.neutral,
+        # Polish colours option: the youngest's throw and who still chooses (else None).
+        "choosing": rules.choosing.to_json() if rules.choosing else None,
+        "first_player": rules.first_player,
+        "top_level": rules.laid,
         "platforms": platforms,
         "columns": columns,
         "touched": (
-            {"column": rules["touched"], "load": rules["touch_load"]}
-            if rules["touched"] is not None
+            {"column": rules.touched, "load": rules.touch_load}
+            if rules.touched is not None
             else None
         ),
-        "holding": rules["holding"]["column"] if rules["holding"] else None,
-        "claim": rules["claim"],
-        "neutral_protest": rules["neutral_protest"],
+        "holding": rules.holding.column if rules.holding else None,
+        "claim": rules.claim.to_json() if rules.claim else None,
+        "neutral_protest": (rules.neutral_protest.to_json() if rules.neutral_protest else None),
         "scores": points,
-        "seal": dict(rules["seal"]),
-        "winner": rules["winner"],
+        "seal": rules.seal.to_json(),
+        "winner": rules.winner,
         # Why the winner won (or why nobody did): seal_holder, previous_holder (the holder
         # brought the villa down), no_previous_holder, no_seal_holder, race_not_begun.
-        "outcome": rules.get("outcome"),
-        "end_reason": rules["end_reason"],
-        "collapse": rules["collapse"],
-        "actions": rules["actions"],
-        "options": rules["options"],
+        "outcome": rules.outcome,
+        "end_reason": rules.end_reason,
+        "collapse": rules.collapse.to_json() if rules.collapse else None,
+        "actions": rules.actions,
+        "options": rules.options.to_json(),
         "dimensions": {
             "table_top": TABLE_TOP,
             "base_top": BASE_TOP,

@@ -1,8 +1,10 @@
 """Shared helpers for the engine tests: short scripted turns on real physics."""
 
+import math
+
 import pytest
 
-from paletti.engine import apply_action, legal_actions, new_match
+from paletti.engine import apply_action, legal_actions, new_match, state_to_json
 
 
 class Table:
@@ -29,6 +31,14 @@ class Table:
         actions = legal_actions(self.state)
         return [a for a in actions if kind is None or a["type"] == kind]
 
+    def spots(self):
+        """The listed placement's area as the page samples it: (place action, row) pairs."""
+        view = {
+            "legal_actions": self.legal(),
+            "dimensions": state_to_json(self.state)["dimensions"],
+        }
+        return place_spots(view)
+
     def touchable(self):
         return [a["column"] for a in self.legal("touch")]
 
@@ -44,10 +54,13 @@ class Table:
 
     def with_rules(self, **changes):
         """Replace parts of the rules state (a position the tests could not reach by play)."""
-        from paletti.engine import State
+        from paletti.engine import Rules, State
 
-        rules = {**self.rules, **changes}
-        self.state = State(rules)
+        plain = {
+            k: [dict(v) for v in value] if k in ("columns", "platforms", "seats") else value
+            for k, value in changes.items()
+        }
+        self.state = State(Rules.from_json({**self.rules.to_json(), **plain}))
 
     def move(self, x, lane, column=None):
         """A whole build: touch, pull and place a column (the outermost one by default)."""
@@ -75,3 +88,30 @@ def make_table():
         return Table(new_match(seed, players, options))
 
     return make
+
+
+def in_area(area, x, z):
+    """Whether (x, z) lies in a listed placement's area (legal_actions)."""
+    (low, high), (z_low, z_high) = area["x"], area["z"]
+    return (
+        low <= x <= high
+        and z_low <= z <= z_high
+        and all((d["x"] - x) ** 2 + (d["z"] - z) ** 2 >= d["r"] ** 2 for d in area["outside"])
+    )
+
+
+def place_spots(view):
+    """The listed placement's area sampled as the page samples it (every `grid` mm across,
+    in the three depth rows), as (postable place action, row) pairs; `view` holds
+    "legal_actions" and "dimensions", as the API's state does."""
+    spots = []
+    for listed in (a for a in view["legal_actions"] if a["type"] == "place"):
+        area = listed["area"]
+        aim = {k: v for k, v in listed.items() if k != "area"}
+        (low, high), (z_low, z_high), grid = area["x"], area["z"], area["grid"]
+        for lane, depth in enumerate(view["dimensions"]["lane_depths"]):
+            z = max(z_low, min(z_high, depth))
+            for k in range(math.ceil(low / grid), math.floor(high / grid) + 1):
+                if in_area(area, float(k * grid), z):
+                    spots.append(({**aim, "x": float(k * grid), "z": z}, lane))
+    return spots

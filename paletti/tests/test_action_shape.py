@@ -4,8 +4,9 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from paletti import actions
+from paletti.engine.rules import shape as actions
 from paletti.models import Match, MatchAction
+from paletti.tests.conftest import place_spots
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +32,7 @@ def holding(api):
         response = post(api, match_id, state["version"], action)
         assert response.status_code == 200, response.json()
         state = response.json()["state"]
-    place = next(a for a in state["legal_actions"] if a["type"] == "place")
+    place = place_spots(state)[0][0]
     return match_id, state["version"], place
 
 
@@ -110,10 +111,12 @@ def test_every_action_the_engine_lists_fits_the_table():
     be refused): checked over the documented action set and the shapes legal_actions uses."""
     from paletti import engine
 
-    state = engine.new_match(3, ["A", "B", "C"], {})
-    for action in engine.legal_actions(state):
-        assert actions.check(action) == action
+    for options in ({}, {"colours": "polish"}):
+        state = engine.new_match(3, ["A", "B", "C"], options)
+        for action in engine.legal_actions(state):
+            assert actions.check(action) == action
     assert set(actions.ACTIONS) == {
+        "take_colour",
         "choose_colour",
         "touch",
         "pull",
@@ -126,3 +129,39 @@ def test_every_action_the_engine_lists_fits_the_table():
         "lay_platform",
         "pass",
     }
+
+
+def _schema_example(variant, pick):
+    """An action built from a schema variant: each property at `pick` of its range."""
+    action = {}
+    for key, prop in variant["properties"].items():
+        if "enum" in prop:
+            action[key] = prop["enum"][0]
+        elif prop["type"] == "integer":
+            action[key] = pick(prop["minimum"], prop["maximum"])
+        else:
+            action[key] = float(pick(prop["minimum"], prop["maximum"]))
+    return action
+
+
+def test_the_api_schema_of_an_action_is_written_from_the_engines_table(client):
+    """What the schema says an action may be, the check accepts; one step outside any of its
+    ranges, or a key it does not list, the check refuses (CI fuzzes the API against it)."""
+    schema = client.get(reverse("api:schema"), {"format": "json"}).json()
+    request = schema["components"]["schemas"]["ActionRequest"]["properties"]["action"]
+    variants = {v["title"]: v for v in request["oneOf"]}
+    assert set(variants) == set(actions.ACTIONS)
+    for kind, variant in variants.items():
+        assert variant["additionalProperties"] is False
+        for pick in (min, max):
+            assert actions.check(_schema_example(variant, pick))["type"] == kind
+        with pytest.raises(actions.BadAction):
+            actions.check({**_schema_example(variant, min), "junk": 1})
+        for key, prop in variant["properties"].items():
+            if "maximum" in prop:
+                beyond = {**_schema_example(variant, min), key: prop["maximum"] + 1}
+                with pytest.raises(actions.BadAction):
+                    actions.check(beyond)
+    place = variants["place"]
+    assert place["anyOf"] == [{"required": ["z"]}, {"required": ["lane"]}]
+    assert place["properties"]["x"]["maximum"] == actions.PLACE_X.high

@@ -9,7 +9,7 @@ on its own: the real motion runs, then reports the fall.
 
 import pytest
 
-from paletti.engine import rules as rules_module
+from paletti.engine.rules.context import Context
 
 
 @pytest.fixture
@@ -17,7 +17,7 @@ def fall_during(monkeypatch):
     """Call with an action type: the villa's next motion during that action comes down."""
 
     def arm(table, kind):
-        real = rules_module._moved
+        real = Context.moved
         original_act = table.act
 
         def act(**action):
@@ -28,11 +28,11 @@ def fall_during(monkeypatch):
                 real(ctx, outcome, first_frame)
                 return {"reason": "tipped", "piece": "p0", "direction": "back"}
 
-            monkeypatch.setattr(rules_module, "_moved", falling)
+            monkeypatch.setattr(Context, "moved", falling)
             try:
                 return original_act(**action)
             finally:
-                monkeypatch.setattr(rules_module, "_moved", real)
+                monkeypatch.setattr(Context, "moved", real)
 
         table.act = act
 

@@ -4,6 +4,7 @@ import pytest
 
 from paletti.engine import COLUMNS, IllegalAction, new_match, placement_range, villa
 from paletti.engine.pieces import PLATFORM_MASSES
+from paletti.tests.conftest import in_area
 from paletti.tests.setups import lopsided_setup
 
 SEED = 11
@@ -72,10 +73,15 @@ def test_placement_fully_on_the_platform_else_refused(make_table):
     table.act(type="touch", column=column)
     table.act(type="pull", column=column)
     low, high = placement_range(table.rules, column)
-    for x in (high + 0.5, low - 3.0, 500.0):
+    # Off this platform is the rules' refusal; beyond any platform, the action's shape's.
+    for x, code in (
+        (high + 0.5, "off_platform"),
+        (low - 3.0, "off_platform"),
+        (500.0, "bad_action"),
+    ):
         with pytest.raises(IllegalAction) as error:
             table.act(type="place", column=column, x=x, lane=0)
-        assert error.value.code == "off_platform"
+        assert error.value.code == code
     # Anywhere inside the interval is accepted, not only the listed grid.
     table.act(type="place", column=column, x=high - 0.3, lane=0)
     assert table.rules["columns"][column]["level"] == 1
@@ -91,20 +97,19 @@ def test_no_column_on_a_column_below_red(make_table):
     with pytest.raises(IllegalAction) as error:
         table.act(type="place", column=column, x=2.0, lane=1)
     assert error.value.code == "on_column"
-    assert not any(a["lane"] == 1 and abs(a["x"]) < 10 for a in table.legal("place")), (
-        "legal_actions must not list it either"
-    )
+    area = table.legal("place")[0]["area"]
+    assert not in_area(area, 2.0, 0.0), "legal_actions must not list it either"
     # Further back, the column stands behind the first one.
     table.act(type="place", column=column, x=2.0, lane=0)
     assert table.rules["columns"][column]["where"] == "platform"
 
 
 def test_on_red_a_column_may_stand_on_a_column(make_table):
-    from paletti.engine.rules import placement_problem
+    from paletti.engine.rules import Rules, placement_problem
 
     table = make_table(SEED)
     table.move(x=0.0, lane=1)
-    rules = dict(table.rules)
+    rules = table.rules
     assert placement_problem(rules, 0, 0.0, 1)[0] == "on_column"
     # The same geometry, read as if the top platform were red.
     platforms = [dict(p) for p in rules["platforms"]]
@@ -113,7 +118,9 @@ def test_on_red_a_column_may_stand_on_a_column(make_table):
     for column in columns:
         if column["level"] == 1:
             column["level"] = 5
-    red = {**rules, "laid": 5, "platforms": platforms, "columns": columns}
+    red = Rules.from_json(
+        {**rules.to_json(), "laid": 5, "platforms": platforms, "columns": columns}
+    )
     assert placement_problem(red, 0, 0.0, 1) is None
 
 

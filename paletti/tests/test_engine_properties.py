@@ -4,8 +4,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paletti.engine import IllegalAction, apply_action, legal_actions, new_match
+from paletti.engine import IllegalAction, apply_action, legal_actions, new_match, state_to_json
 from paletti.engine.pieces import COLUMN_VALUES, PLATFORM_COLOURS
+from paletti.tests.conftest import place_spots
 
 WHERE = {"base", "platform", "hand", "out"}
 
@@ -60,7 +61,13 @@ def test_random_legal_actions_keep_the_invariants(seed, players, choices):
         # Aborts end a build early; pick them less often so builds get somewhere.
         if actions[choice % len(actions)]["type"] == "abort" and choice % 3:
             choice //= 3
-        state = apply_action(state, actions[choice % len(actions)], record=False).state
+        action = actions[choice % len(actions)]
+        if action["type"] == "place":
+            # A point of the listed area, as the page samples it.
+            view = {"legal_actions": actions, "dimensions": state_to_json(state)["dimensions"]}
+            spots = place_spots(view)
+            action = spots[choice % len(spots)][0]
+        state = apply_action(state, action, record=False).state
         _check_invariants(state)
     if state.rules["phase"] == "over":
         with pytest.raises(IllegalAction):

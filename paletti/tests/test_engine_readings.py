@@ -135,3 +135,93 @@ def test_a_column_that_falls_over_by_itself_is_a_failed_build_not_a_collapse(mak
         )
         assert back["locked"] is True
     assert failed >= 3
+
+
+# -- the Polish text's choice of colours (seed 001: "Najmłodszy gracz rzuca kością [...].
+# Kolejni gracze wybierają swoje kolory. Ostatni gracz wybierający kolor staje się pierwszym
+# budowniczym.")
+
+
+def _take(state, colour=None):
+    from paletti.engine import apply_action, legal_actions
+
+    choices = [a for a in legal_actions(state) if a["type"] == "take_colour"]
+    action = choices[0] if colour is None else next(a for a in choices if a["colour"] == colour)
+    return apply_action(state, action)
+
+
+def test_polish_colours_the_youngest_throws_and_the_next_players_choose_in_turn():
+    from paletti.engine import IllegalAction, apply_action, legal_actions
+
+    state = new_match(5, 4, {"colours": "polish", "youngest": 2})
+    rules = state.rules
+    thrown = rules["seats"][2]["colours"]
+    assert len(thrown) == 1 and rules["choosing"]["thrown"] == thrown[0]
+    assert [s["colours"] for i, s in enumerate(rules["seats"]) if i != 2] == [[], [], []]
+    # Clockwise from the youngest: seat 3 chooses first, among the three colours left.
+    assert rules["phase"] == "colours" and rules["to_act"] == 3
+    offered = [a["colour"] for a in legal_actions(state)]
+    assert len(offered) == 3 and thrown[0] not in offered
+    with pytest.raises(IllegalAction) as refused:
+        apply_action(state, {"type": "take_colour", "colour": thrown[0]})
+    assert refused.value.code == "colour_taken"
+    state = _take(state, offered[-1]).state
+    assert state.rules["seats"][3]["colours"] == [offered[-1]]
+    assert state.rules["to_act"] == 0
+    result = _take(state)
+    state = result.state
+    # Seat 1 is left one colour: it is theirs without asking, and they, the last to get a
+    # colour, build first.
+    assert [e["code"] for e in result.events][:2] == ["colour_taken", "colour_left_over"]
+    assert sorted(c for s in state.rules["seats"] for c in s["colours"]) == sorted(
+        ["white", "black", "purple", "pink"]
+    )
+    assert state.rules["first_player"] == 1
+    assert state.rules["phase"] == "move" and state.rules["turn"] == 1
+    assert state.rules["choosing"] is None
+
+
+def test_polish_colours_with_three_players_the_colour_left_over_is_neutral():
+    state = new_match(5, 3, {"colours": "polish", "youngest": 0})
+    state = _take(state).state  # seat 1
+    assert state.rules["to_act"] == 2 and state.rules["seats"][2]["colours"] == []
+    state = _take(state).state  # seat 2, between two colours
+    taken = {c for s in state.rules["seats"] for c in s["colours"]}
+    assert len(taken) == 3 and state.rules["neutral"] not in taken
+    assert state.rules["neutral"] is not None
+    assert state.rules["turn"] == 2  # the last to choose builds first
+    assert state.rules["step"] == "neutral"
+
+
+def test_polish_colours_with_two_players_the_choosing_goes_round_twice():
+    state = new_match(5, 2, {"colours": "polish", "youngest": 0})
+    assert state.rules["choosing"]["order"] == [1, 0, 1]
+    state = _take(state).state
+    assert state.rules["to_act"] == 0
+    state = _take(state).state
+    assert [len(s["colours"]) for s in state.rules["seats"]] == [2, 2]
+    assert state.rules["turn"] == 1 and state.rules["phase"] == "choose_colour"
+
+
+def test_the_french_die_still_gives_every_colour_and_the_state_has_no_choosing():
+    from paletti.engine import legal_actions
+
+    state = new_match(5, 4, {"youngest": 2})
+    stored = state.rules.to_json()
+    assert "choosing" not in stored and "colours" not in stored["options"]
+    assert all(len(s["colours"]) == 1 for s in state.rules["seats"])
+    assert "take_colour" not in {a["type"] for a in legal_actions(state)}
+
+
+def test_bots_take_their_colours_under_the_polish_option():
+    import random
+
+    from paletti.engine import apply_action, choose_action
+
+    state = new_match(9, 3, {"colours": "polish"})
+    rng = random.Random(1)
+    for level in ("easy", "careful"):
+        while state.rules["phase"] == "colours":
+            state = apply_action(state, choose_action(state, level, rng)).state
+        assert state.rules["phase"] == "move"
+        state = new_match(9, 3, {"colours": "polish"})

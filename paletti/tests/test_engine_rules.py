@@ -5,7 +5,14 @@ import copy
 import pytest
 
 from paletti.engine import IllegalAction, apply_action, legal_actions, new_match
-from paletti.engine.rules import _finish, _start_turn, _update_seal, lay_problem, scores
+from paletti.engine.rules import Collapse, lay_problem, scores
+from paletti.engine.rules.turns import _finish, _start_turn, _update_seal
+
+
+def _collapse(by):
+    return Collapse(
+        by=by, reason="platform_tilted", level=1, piece="p0", direction="left", view="front"
+    )
 
 
 def test_turns_go_clockwise(table):
@@ -201,7 +208,7 @@ def _seal_rules(points_by_seat, holder=None, previous=None, started=True):
 def test_seal_race_starts_on_green_not_blue():
     rules = _seal_rules([2, 0, 0, 0], started=False)
     _update_seal(rules, [])
-    assert rules["seal"] == {"started": False, "holder": None, "previous": None}
+    assert rules["seal"].to_json() == {"started": False, "holder": None, "previous": None}
     rules["laid"] = 2
     for column in rules["columns"]:
         if column["level"] == 1:
@@ -235,7 +242,7 @@ def test_seal_goes_to_the_leader_and_remembers_the_previous_holder():
 def test_seal_tie_keeps_the_holder():
     rules = _seal_rules([2, 2, 0, 0], holder=0, previous=3)
     _update_seal(rules, [])
-    assert rules["seal"] == {"started": True, "holder": 0, "previous": 3}
+    assert rules["seal"].to_json() == {"started": True, "holder": 0, "previous": 3}
     rules = _seal_rules([1, 2, 2, 0], holder=0, previous=3)
     _update_seal(rules, [])
     assert rules["seal"]["holder"] == 0
@@ -249,17 +256,17 @@ def test_winner_is_the_seal_holder():
 
 def test_holder_who_causes_the_collapse_hands_the_win_to_the_previous_holder():
     rules = _seal_rules([0, 0, 0, 0], holder=2, previous=1)
-    _finish(rules, "collapse", [], {"by": 2, "reason": "platform_tilted", "level": 1})
+    _finish(rules, "collapse", [], _collapse(2))
     assert rules["winner"] == 1
     rules = _seal_rules([0, 0, 0, 0], holder=2, previous=1)
-    _finish(rules, "collapse", [], {"by": 3, "reason": "platform_tilted", "level": 1})
+    _finish(rules, "collapse", [], _collapse(3))
     assert rules["winner"] == 2
 
 
 def test_nobody_wins_before_the_race_began():
     rules = _seal_rules([0, 0, 0, 0], started=False)
     events = []
-    _finish(rules, "collapse", events, {"by": 0, "reason": "platform_tilted", "level": 1})
+    _finish(rules, "collapse", events, _collapse(0))
     assert rules["winner"] is None
     assert rules["outcome"] == events[-1]["outcome"] == "race_not_begun"
 
@@ -278,7 +285,7 @@ def test_nobody_wins_before_the_race_began():
 def test_every_end_says_why_the_winner_won(holder, previous, by, winner, outcome):
     rules = _seal_rules([0, 0, 0, 0], holder=holder, previous=previous)
     events = []
-    _finish(rules, "collapse", events, {"by": by, "reason": "platform_tilted", "level": 1})
+    _finish(rules, "collapse", events, _collapse(by))
     assert (rules["winner"], rules["outcome"]) == (winner, outcome)
     assert events[-1]["outcome"] == outcome
 
@@ -416,8 +423,9 @@ def test_illegal_actions_carry_a_code_and_a_reason(table):
     cases = [
         ({"type": "fly"}, "unknown_action"),
         ({"type": "place", "column": 0, "x": 0.0, "lane": 0}, "wrong_phase"),
-        ({"type": "touch", "column": "x"}, "bad_parameter"),
-        ({"type": "touch", "column": 99}, "no_such_column"),
+        ({"type": "touch", "column": "x"}, "bad_action"),
+        ({"type": "touch", "column": 99}, "bad_action"),
+        ({"type": "touch", "column": 3, "teleport": True}, "bad_action"),
         ({"type": "ask_platform", "seat": (table.rules["to_act"] + 1) % 4}, "not_your_turn"),
         ("touch", "malformed"),
     ]
@@ -434,8 +442,11 @@ def test_legal_actions_can_be_posted_verbatim(make_table):
         for _ in range(12):
             actions = table.legal()
             assert actions
-            # The last listed action of each phase: a place, an abort, a decline...
+            # The last listed action of each phase: an abort, a decline...; holding a
+            # column, a point of the listed placement's area.
             action = actions[-1] if actions[-1]["type"] != "abort" else actions[0]
+            if action["type"] == "place":
+                action = table.spots()[0][0]
             table.state = apply_action(table.state, action).state
             if table.rules["phase"] == "over":
                 break
@@ -453,7 +464,7 @@ def test_the_seal_passes_to_the_first_column_on_a_later_platform():
     first.update(level=3, where="platform")
     events = []
     _update_seal(rules, events)
-    assert rules["seal"] == {"started": True, "holder": 3, "previous": 1}
+    assert rules["seal"].to_json() == {"started": True, "holder": 3, "previous": 1}
     assert [e["code"] for e in events] == ["seal_taken"]
 
 
@@ -516,3 +527,50 @@ def test_three_players_a_turn_that_moved_a_neutral_column_is_no_pass(make_table)
     table.act(type="pass")
     # A neutral column was built this turn: the round of passes starts again.
     assert table.rules["phase"] != "over" and table.rules["passes"] == 0
+
+
+def test_the_listed_placement_area_is_exactly_where_the_rules_accept_a_column():
+    """legal_actions describes a placement as the 2-D area it is (any (x, z) of it), not as
+    points in three rows: over 2 000 points in and around it, below red (columns on top to
+    keep clear of) and on red (where a column may stand on another), the area and the
+    rules' own check agree on every one."""
+    import random
+
+    from paletti.engine.rules import placement_problem
+    from paletti.tests.conftest import Table, in_area
+
+    rng = random.Random(3)
+    table = Table(new_match(7, 4))
+    table.three_on_blue()
+    table.move(x=10.0, lane=0)
+    column = table.outer_touchable()
+    table.act(type="touch", column=column)
+    table.act(type="pull", column=column)
+    listed = table.legal("place")
+    assert [set(a) for a in listed] == [{"type", "seat", "column", "area"}]
+    area = listed[0]["area"]
+    assert len(area["outside"]) == 4  # the four columns on blue
+    on_red = table.rules.copy()
+    on_red.laid = 5
+    on_red.platforms[4].update(x=on_red.platforms[0].x, z=0.0)
+    for column_on_top in on_red.columns:
+        if column_on_top.level == 1:
+            column_on_top.level = 5
+    from paletti.engine import State, legal_actions
+
+    red_area = next(a for a in legal_actions(State(on_red)) if a["type"] == "place")["area"]
+    assert red_area["outside"] == []
+    for rules, where in ((table.rules, area), (on_red, red_area)):
+        low, high = where["x"]
+        agreed = 0
+        for _ in range(1000):
+            x = rng.uniform(low - 10, high + 10)
+            z = rng.uniform(low - 10, high + 10)
+            assert in_area(where, x, z) == (placement_problem(rules, column, x, z) is None)
+            agreed += 1
+        assert agreed == 1000
+    # A point in no depth row of the page's is taken as it is.
+    table.act(type="place", column=column, x=-31.7, z=area["z"][0] + 3.3)
+    assert table.rules.columns[column].level == 1
+    placed = table.rules.columns[column]
+    assert placed.z - table.rules.platforms[0].z == pytest.approx(area["z"][0] + 3.3, abs=2.0)

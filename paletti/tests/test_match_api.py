@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from paletti import engine, services
 from paletti.models import Match, MatchAction, MatchStatus
+from paletti.tests.conftest import in_area, place_spots
 
 pytestmark = pytest.mark.django_db
 
@@ -173,7 +174,7 @@ def test_a_whole_turn_touch_pull_place_then_the_bot_answers(api):
     assert pulled["state"]["phase"] == "holding"
     assert pulled["frames"]
     state = pulled["state"]
-    placements = [a for a in state["legal_actions"] if a["type"] == "place"]
+    placements = [spot for spot, _ in place_spots(state)]
     placed = post_action(api, match_id, state["version"], placements[len(placements) // 2]).json()
     codes = [event["code"] for event in placed["events"]]
     assert "placed" in codes
@@ -284,14 +285,21 @@ def test_every_listed_action_is_accepted_over_whole_bot_driven_matches(api):
         engine_state = services.load_state(match)
         listed = state["legal_actions"]
         assert listed, state["phase"]
-        # Any listed action applies in the engine as is; check a sample, post the bot's.
-        for action in rng.sample(listed, min(3, len(listed))):
+        # Any listed action applies in the engine as is (a placement at any point of its
+        # area); check a sample, post the bot's.
+        postable = [a for a in listed if a["type"] != "place"]
+        postable += [spot for spot, _ in place_spots(state)]
+        for action in rng.sample(postable, min(3, len(postable))):
             engine.apply_action(engine_state, action)
             checked += 1
         choice = engine.choose_action(engine_state, "easy", rng)
         # A bot adds its hand's gesture (speed, steadiness) to a listed action.
         chosen = {k: v for k, v in choice.items() if k not in ("speed", "steadiness")}
-        assert chosen in listed or choice["type"] == "place"
+        if choice["type"] == "place":
+            area = first(state, "place")["area"]
+            assert in_area(area, choice["x"], choice["z"]), choice
+        else:
+            assert chosen in listed
         response = post_action(api, match_id, state["version"], choice)
         assert response.status_code == 200, response.json()
         state = response.json()["state"]
@@ -331,7 +339,7 @@ def _reach_a_claim(api):
             {"type": "pull", "column": column},
         ):
             state = post_action(api, match_id, state["version"], action).json()["state"]
-        places = [a for a in state["legal_actions"] if a["type"] == "place" and a["lane"] == lane]
+        places = [spot for spot, row in place_spots(state) if row == lane]
         place = min(places, key=lambda a: abs(a["x"] - x))
         state = post_action(api, match_id, state["version"], place).json()["state"]
     return match_id, state
@@ -381,7 +389,7 @@ def test_every_refusal_the_engine_can_give_is_translated():
 
     from paletti import messages
 
-    source = (Path(engine.__file__).parent / "rules.py").read_text()
+    source = "\n".join(p.read_text() for p in (Path(engine.__file__).parent / "rules").glob("*.py"))
     codes = set()
     for node in ast.walk(ast.parse(source)):
         # Refusals are raised as IllegalAction(code, …) / _refuse(code, …) or returned as
@@ -413,7 +421,7 @@ def test_every_event_the_engine_can_tell_has_a_sentence_in_each_language():
 
     from paletti import messages
 
-    source = (Path(engine.__file__).parent / "rules.py").read_text()
+    source = "\n".join(p.read_text() for p in (Path(engine.__file__).parent / "rules").glob("*.py"))
     codes = {
         node.args[0].value
         for node in ast.walk(ast.parse(source))
@@ -503,7 +511,8 @@ def test_each_bot_action_is_its_own_step_named_after_the_bot(api):
     for kind in ("choose_colour", "touch", "pull", "place"):
         if state["status"] != "playing" or kind not in kinds(state):
             continue
-        result = post_action(api, match_id, state["version"], first(state, kind)).json()
+        action = place_spots(state)[0][0] if kind == "place" else first(state, kind)
+        result = post_action(api, match_id, state["version"], action).json()
         state = result["state"]
     steps = result["steps"]
     assert steps[0]["by_bot"] is False and steps[0]["name"] == "Ada"
@@ -550,7 +559,28 @@ def _play_until(api, match_id, state, wanted, turns=12):
                 action = first(state, kind)
                 break
         else:
-            places = [a for a in state["legal_actions"] if a["type"] == "place"]
-            action = min(places, key=lambda a: (a["lane"], abs(a["x"])))
+            action = min(place_spots(state), key=lambda spot: (spot[1], abs(spot[0]["x"])))[0]
         state = post_action(api, match_id, state["version"], action).json()["state"]
     raise AssertionError("never reached")
+
+
+def test_under_the_polish_colours_the_people_choose_theirs_after_the_throw(api):
+    body = create(api, TWO_PEOPLE, seed=42, colours="polish")
+    state = body["state"]
+    assert state["phase"] == "colours"
+    thrower = state["choosing"]["youngest"]
+    assert state["seats"][thrower]["colours"] == [state["choosing"]["thrown"]]
+    offered = [a["colour"] for a in state["legal_actions"] if a["type"] == "take_colour"]
+    assert len(offered) == 3
+    taken = post_action(api, body["id"], state["version"], first(state, "take_colour"))
+    assert taken.status_code == 200, taken.content
+    after = taken.json()
+    assert after["events"][0]["text"].endswith(f"takes {offered[0]}.")
+    again = post_action(
+        api,
+        body["id"],
+        after["state"]["version"],
+        {"type": "take_colour", "colour": offered[0]},
+    )
+    assert again.status_code == 400
+    assert again.json()["code"] == "colour_taken"

@@ -68,7 +68,7 @@ export function setBusy(busy, action) {
 }
 
 // Actions after which another seat may act, and those the server simulates.
-export const HANDS_OVER = ["place", "abort", "pass", "lay_platform", "remove_column", "ask_platform", "decline"];
+export const HANDS_OVER = ["take_colour", "place", "abort", "pass", "lay_platform", "remove_column", "ask_platform", "decline"];
 export const MOVES_THE_VILLA = ["pull", "place", "lay_platform", "remove_column"];
 
 // Who or what the page waits for: the next bot in playing order, when the action may hand
@@ -176,6 +176,25 @@ export function renderBanner() {
 }
 
 export const PHASES = {
+  // Polish text: after the youngest's throw of the seal's die, the others choose their colours.
+  colours(box) {
+    for (const action of legal("take_colour")) {
+      box.append(
+        el(
+          "button",
+          { type: "button", class: "choice", "data-action": action.type, onclick: () => post(action) },
+          swatch(action.colour),
+          fmt(gettext("Take %(colour)s"), { colour: playerColourName(action.colour) }),
+        ),
+      );
+    }
+    const choosing = game.state.choosing;
+    if (!choosing) return gettext("Choose your colour.");
+    return fmt(gettext("The seal's die gave %(name)s %(colour)s. Choose your colour."), {
+      name: seatName(choosing.youngest),
+      colour: playerColourName(choosing.thrown),
+    });
+  },
   choose_colour(box) {
     for (const action of legal("choose_colour")) {
       box.append(

@@ -47,6 +47,7 @@ export function setupPayload(form, seats, count) {
       seal_start: data.get("seal_start"),
       protest: data.get("protest") || "french",
       abort: data.get("abort") || "french",
+      colours: data.get("colours") || "french",
       tremor: Number(data.get("tremor")),
       setup: Arrange ? Arrange.option(form) : data.get("setup") || "default",
     },

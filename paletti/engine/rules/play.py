@@ -1,0 +1,154 @@
+"""The two entry points: the legal actions of a state, and applying one action."""
+
+from .building import _do_abort, _do_choose_colour, _do_place, _do_pull, _do_touch
+from .claims import (
+    _do_ask_platform,
+    _do_decline,
+    _do_pass,
+    _do_protest,
+    _do_remove_column,
+    _removable,
+)
+from .context import Context
+from .creation import _do_take_colour, colours_left
+from .platforms import _do_lay_platform, lay_candidates
+from .positions import placement_area
+from .shape import check
+from .state import (
+    CONTEXT_TURN,
+    PHASE_CHOOSE_COLOUR,
+    PHASE_CLAIM,
+    PHASE_COLOURS,
+    PHASE_HOLDING,
+    PHASE_LAY,
+    PHASE_MOVE,
+    PHASE_NEUTRAL_PROTEST,
+    PHASE_OVER,
+    PHASE_PENALTY,
+    PHASE_REWARD,
+    PHASE_TOUCHED,
+    ActionResult,
+    Rules,
+    State,
+    _refuse,
+    _seat_colours_of,
+)
+from .turns import (
+    _can_ask_platform,
+    _context_movable,
+    _may_pass,
+    _movable,
+    _protest_possible,
+    scores,
+)
+
+
+def legal_actions(state: State) -> list[dict]:
+    """Every action the player to act may take, each postable verbatim to apply_action,
+    but a placement: its entry names the column and the `area` of every (x, z) it may be
+    set at (positions.placement_area); post it with "x" and "z" from the area in place of
+    "area"."""
+    rules = state.rules
+    phase = rules.phase
+    seat = rules.to_act
+    if phase == PHASE_OVER:
+        return []
+    out: list[dict] = []
+
+    def add(kind: str, **params) -> None:
+        out.append({"type": kind, "seat": seat, **params})
+
+    if phase == PHASE_COLOURS:
+        for colour in colours_left(rules):
+            add("take_colour", colour=colour)
+    elif phase == PHASE_CHOOSE_COLOUR:
+        for colour in _seat_colours_of(rules, seat):
+            if _movable(rules, seat, [colour]):
+                add("choose_colour", colour=colour)
+        if _can_ask_platform(rules):
+            add("ask_platform")
+    elif phase == PHASE_MOVE:
+        for column_id in _context_movable(rules):
+            add("touch", column=column_id)
+        if rules.context == CONTEXT_TURN and _can_ask_platform(rules):
+            add("ask_platform")
+    elif phase == PHASE_TOUCHED:
+        add("pull", column=rules.touched)
+        add("abort", column=rules.touched)
+    elif phase == PHASE_HOLDING:
+        column_id = rules.holding.column
+        # Not a list of points: any (x, z) of the area is accepted (positions.py).
+        add("place", column=column_id, area=placement_area(rules, column_id))
+        add("abort", column=column_id)
+    elif phase in (PHASE_CLAIM, PHASE_NEUTRAL_PROTEST):
+        if _protest_possible(rules, seat):
+            add("protest")
+        add("decline")
+    elif phase in (PHASE_PENALTY, PHASE_REWARD):
+        for column_id in _removable(rules):
+            add("remove_column", column=column_id)
+    elif phase == PHASE_LAY:
+        for x in lay_candidates(rules):
+            add("lay_platform", x=x)
+    if _may_pass(rules):
+        add("pass")
+    return out
+
+
+def _check_seat(rules: Rules, action: dict) -> int:
+    seat = rules.to_act
+    if "seat" in action and action["seat"] != seat:
+        _refuse("not_your_turn", "It is not this player's turn to act.")
+    return seat
+
+
+def apply_action(
+    state: State,
+    action: dict,
+    *,
+    record: bool = True,
+    tremor: bool = True,
+    lookahead: bool = False,
+) -> ActionResult:
+    """Validate and apply one action; returns the new state, frames and events.
+
+    Raises IllegalAction(code, reason) for anything the rules do not allow. `record=False`
+    skips the frames only: the state reached is the same (replays rely on it).
+    `lookahead=True` is a bot trying a move (kept for callers; the villa is plain data, so
+    a look-ahead is an ordinary action whose result is not stored).
+    `tremor=False` leaves out the hand's chance and the tremor option (a bot cannot
+    foresee its own hand).
+    """
+    action = check(action)  # its shape and ranges (shape.py): the handlers trust them
+    rules = state.rules
+    if rules.phase == PHASE_OVER:
+        _refuse("game_over", "The game is over; no action is accepted.")
+    seat = _check_seat(rules, action)
+    kind = action["type"]
+    # Copied through the stored form: faster than deepcopy, and what a reload would read.
+    rules = rules.copy()
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        _refuse("unknown_action", f"Unknown action '{kind}'.")
+    ctx = Context(rules, record, tremor and rules.options.tremor > 0, tremor)
+    handler(ctx, seat, action)
+    logged = {**action, "seat": seat}
+    rules.actions += 1
+    rules.scores = scores(rules)
+    return ActionResult(State(rules), ctx.frames, ctx.events, ctx.steps, logged)
+
+
+_HANDLERS = {
+    "take_colour": _do_take_colour,
+    "choose_colour": _do_choose_colour,
+    "touch": _do_touch,
+    "pull": _do_pull,
+    "place": _do_place,
+    "abort": _do_abort,
+    "ask_platform": _do_ask_platform,
+    "protest": _do_protest,
+    "decline": _do_decline,
+    "remove_column": _do_remove_column,
+    "lay_platform": _do_lay_platform,
+    "pass": _do_pass,
+}

@@ -1,0 +1,366 @@
+"""The rules state and what every phase shares: phases, contexts, the result of an action,
+the refusal, and the few readings of the state every module needs."""
+
+from dataclasses import dataclass, field, fields
+from typing import ClassVar
+
+RULES_VERSION = 3
+
+# Where the seeds differ, the French text is the default and the Polish one an option.
+READINGS = ("french", "polish")
+
+# Seal race start: green in the French record, blue in the Polish reading (option).
+SEAL_START_LEVEL = {"green": 2, "blue": 1}
+
+PHASE_COLOURS = "colours"  # Polish text: players choose their colours after the throw
+PHASE_CHOOSE_COLOUR = "choose_colour"
+PHASE_MOVE = "move"
+PHASE_TOUCHED = "touched"
+PHASE_HOLDING = "holding"
+PHASE_CLAIM = "claim"
+PHASE_PENALTY = "penalty"
+PHASE_REWARD = "reward"  # Polish protest rule: a successful protester removes a column
+PHASE_LAY = "lay"
+PHASE_NEUTRAL_PROTEST = "neutral_protest"
+PHASE_OVER = "over"
+
+CONTEXT_TURN = "turn"
+CONTEXT_CLAIM_PROTEST = "claim_protest"
+CONTEXT_NEUTRAL_PROTEST = "neutral_protest"
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse: `code` for machines, `reason` an English sentence."""
+
+    def __init__(self, code: str, reason: str):
+        super().__init__(f"{code}: {reason}")
+        self.code = code
+        self.reason = reason
+
+
+class PlainData:
+    """A dataclass stored as the plain JSON object of its fields.
+
+    `to_json` gives that object (nested records as objects, in lists where they are lists),
+    `from_json` reads it back. Fields named in OMIT_WHEN_NONE are left out while they are
+    None, so a state written before the field existed reads back, and writes, the same
+    bytes. The pieces are also readable and writable by key (`column.x`, `.get`,
+    `.update`) for villa.py, whose physics reads the villa as the plain structure it is
+    stored as; a key that is not a field is a KeyError, never a new key.
+    """
+
+    OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ()
+    # Fields holding records: field name -> class (the field is a list of them, or one).
+    NESTED: ClassVar[dict[str, type]] = {}
+
+    @classmethod
+    def _names(cls) -> tuple[str, ...]:
+        names = cls.__dict__.get("_field_names")
+        if names is None:
+            names = tuple(f.name for f in fields(cls))
+            cls._field_names = names
+        return names
+
+    def to_json(self) -> dict:
+        out = {}
+        for name in self._names():
+            value = getattr(self, name)
+            if value is None and name in self.OMIT_WHEN_NONE:
+                continue
+            out[name] = _plain(value)
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict):
+        names = cls._names()
+        unknown = set(data) - set(names)
+        if unknown:
+            raise ValueError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}.")
+        values = {}
+        for name in names:
+            if name not in data:
+                continue
+            value = data[name]
+            nested = cls.NESTED.get(name)
+            if nested is not None and value is not None:
+                if isinstance(value, list):
+                    value = [nested.from_json(item) for item in value]
+                else:
+                    value = nested.from_json(value)
+            values[name] = value
+        try:
+            return cls(**values)
+        except TypeError as error:
+            raise ValueError(f"{cls.__name__}: {error}") from error
+
+    # The plain structure's face, for villa.py.
+    def __getitem__(self, key: str):
+        if key in self._names():
+            return getattr(self, key)
+        raise KeyError(key)
+
+    def __setitem__(self, key: str, value) -> None:
+        if key not in self._names():
+            raise KeyError(key)
+        nested = self.NESTED.get(key)
+        if nested is not None and value is not None:
+            # A plain value written by key is read as the record it stands for.
+            if isinstance(value, list):
+                value = [v if isinstance(v, nested) else nested.from_json(v) for v in value]
+            elif not isinstance(value, nested):
+                value = nested.from_json(value)
+        setattr(self, key, value)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._names()
+
+    def get(self, key: str, default=None):
+        return getattr(self, key) if key in self._names() else default
+
+    def keys(self) -> tuple[str, ...]:
+        return self._names()
+
+    def update(self, changes=(), **more) -> None:
+        for key, value in dict(changes, **more).items():
+            self[key] = value
+
+
+def _plain(value):
+    # Every list and object anew: to_json's result shares nothing with the record.
+    if isinstance(value, PlainData):
+        return value.to_json()
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
+
+
+@dataclass
+class Options(PlainData):
+    """The match's options (docs/paletti.md, "Options"). `youngest` and `colours` are
+    stored only when given."""
+
+    OMIT_WHEN_NONE = ("youngest", "colours")
+
+    seal_start: str = "green"
+    protest: str = "french"
+    abort: str = "french"
+    tremor: float = 0.0
+    setup: str | dict = "default"
+    youngest: int | None = None
+    colours: str | None = None
+
+
+@dataclass
+class Seat(PlainData):
+    name: str
+    colours: list[str]
+
+
+@dataclass
+class Column(PlainData):
+    """A column and its place: its foot at (x, z) on level `level` (0 = the base), on the
+    column `on` (red only), `where` "base", "platform", "hand" or "out"; `pose` and `side`
+    are derived for the drawings (villa.sync_rest), `lane` the nearest depth row."""
+
+    id: int
+    colour: str
+    kind: str
+    value: int
+    x: float
+    z: float
+    on: int | None
+    lane: int
+    level: int
+    where: str
+    locked: bool
+    pose: list | None
+    side: list | None
+
+
+@dataclass
+class Platform(PlainData):
+    """A platform: its centre (x, z) once laid (None before), who laid it."""
+
+    index: int
+    colour: str
+    laid_by: int | None
+    x: float | None
+    z: float | None
+    pose: list | None
+    side: list | None
+
+
+@dataclass
+class Origin(PlainData):
+    """Where a column in the hand was taken from, to put it back there."""
+
+    x: float
+    z: float
+    level: int
+    where: str
+    on: int | None
+
+
+@dataclass
+class Holding(PlainData):
+    NESTED = {"origin": Origin}
+
+    column: int
+    origin: Origin
+
+
+@dataclass
+class Claim(PlainData):
+    """A claim that no column can be moved: who claims, who is still to answer, who
+    protests."""
+
+    claimant: int
+    asked: list[int]
+    protester: int | None = None
+
+
+@dataclass
+class NeutralProtest(PlainData):
+    """3 players: the protest a neutral column put back allows (Danish text)."""
+
+    player: int
+    asked: list[int]
+    protester: int | None
+    aborted: int
+
+
+@dataclass
+class Seal(PlainData):
+    started: bool = False
+    holder: int | None = None
+    previous: int | None = None
+
+
+@dataclass
+class Collapse(PlainData):
+    """How the match ended in a collapse: who caused it, why, where, which way."""
+
+    by: int
+    reason: str
+    level: int
+    piece: str
+    direction: str
+    view: str
+
+
+@dataclass
+class Choosing(PlainData):
+    """The Polish colours option: the youngest's throw and the seats still to choose."""
+
+    youngest: int
+    thrown: str
+    order: list[int]
+
+
+@dataclass
+class Rules(PlainData):
+    """The rules state of a match, every piece's place included: what is stored.
+
+    `laid` counts the platforms laid (the top level); `turn` is the builder's seat and
+    `to_act` whoever acts now (a protester, a claimant laying); `phase` and `context` say
+    what may be done (the PHASE_ and CONTEXT_ names above)."""
+
+    NESTED = {
+        "options": Options,
+        "seats": Seat,
+        "columns": Column,
+        "platforms": Platform,
+        "holding": Holding,
+        "claim": Claim,
+        "neutral_protest": NeutralProtest,
+        "seal": Seal,
+        "collapse": Collapse,
+        "choosing": Choosing,
+    }
+    OMIT_WHEN_NONE = ("choosing",)
+
+    version: int
+    seed: int
+    options: Options
+    seats: list[Seat]
+    neutral: str | None
+    youngest: int
+    first_player: int | None
+    columns: list[Column]
+    platforms: list[Platform]
+    laid: int
+    turn: int | None
+    to_act: int | None
+    phase: str
+    context: str
+    turn_colour: str | None = None
+    step: str | None = None
+    touched: int | None = None
+    touch_load: int | None = None
+    holding: Holding | None = None
+    claim: Claim | None = None
+    neutral_protest: NeutralProtest | None = None
+    seal: Seal = field(default_factory=Seal)
+    scores: list[int] = field(default_factory=list)
+    winner: int | None = None
+    outcome: str | None = None
+    end_reason: str | None = None
+    collapse: Collapse | None = None
+    actions: int = 0
+    passes: int = 0
+    built: bool = False
+    choosing: Choosing | None = None
+
+    def copy(self) -> "Rules":
+        """A deep copy, through the stored form (to_json shares nothing with the record)."""
+        return Rules.from_json(self.to_json())
+
+
+@dataclass
+class State:
+    """A match: its typed rules state, every piece's place included (villa.py)."""
+
+    rules: Rules
+
+
+@dataclass
+class ActionResult:
+    """What apply_action returns: the new state, frames to animate and events to show."""
+
+    state: State
+    frames: list = field(default_factory=list)
+    events: list = field(default_factory=list)
+    steps: int = 0  # physics steps simulated (1/240 s each)
+    # The action as it goes into a match's log (with the seat that acted): replaying the
+    # log from the match's seed reaches the same state.
+    action: dict | None = None
+
+
+def _event(code: str, text: str, **params) -> dict:
+    return {"code": code, "text": text, **params}
+
+
+def _refuse(code: str, reason: str):
+    raise IllegalAction(code, reason)
+
+
+def _in_play(column: Column) -> bool:
+    return column.where in ("base", "platform")
+
+
+def _top_columns(rules: Rules) -> list[dict]:
+    return [c for c in rules.columns if _in_play(c) and c.level == rules.laid]
+
+
+def _top_index(rules: Rules) -> int:
+    return rules.laid - 1
+
+
+def _seat_colours_of(rules: Rules, seat: int) -> list[str]:
+    return rules.seats[seat].colours
+
+
+def _polish_protest(rules: Rules) -> bool:
+    return rules.options.protest == "polish"
