@@ -288,8 +288,7 @@ class _Careful:
                 if bolder is not None:
                     return bolder
             if asks and not (touches == [] and self.keeps_seal_by_passing()):
-                if not (_of_type(actions, "pass") and self.claim_starts_the_race()):
-                    return asks[0]
+                return asks[0]
             if _of_type(actions, "pass"):
                 return _of_type(actions, "pass")[0]
             # Nothing is safe: touch the lightest-looking column and put it back (an abort
@@ -310,12 +309,6 @@ class _Careful:
             lays = _of_type(actions, "lay_platform")
             return self.best_of(lays, CAREFUL_LAYS) if lays else _of_type(actions, "pass")[0]
         return actions[0]
-
-    def claim_starts_the_race(self) -> bool:
-        """Whether a claim now would lay green: the seal race begins with the first column
-        on it, which the claimant may not place, so the claim hands the seal to another.
-        Passing leaves the claim to them."""
-        return not self.state.rules["seal"]["started"]
 
     def keeps_seal_by_passing(self) -> bool:
         """A seal holder gains nothing from a new platform: it resets the count, and the
