@@ -15,7 +15,7 @@ from django.utils.translation import get_language, get_language_info
 from django.utils.translation import gettext_lazy as _
 
 from .markdown import render_markdown
-from .text import fold
+from .text import KEY_LENGTH, fold
 
 
 class NaturalKeyManager(models.Manager):
@@ -441,6 +441,27 @@ class Game(models.Model):
         if self.max_age is None:
             return f"{self.min_age}+"
         return f"{self.min_age}–{self.max_age}"
+
+
+class SearchWeight(models.Model):
+    """How much a word weighs in a game (``games.text.word_weights``), for the words that
+    weigh most in it: the search lists the games a word weighs most in first, read from
+    this table's index in order whatever the number of matches. Written by
+    ``games.search.index_games``."""
+
+    pk = models.CompositePrimaryKey("game", "key")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="search_weights")
+    key = models.CharField(max_length=KEY_LENGTH)
+    weight = models.FloatField()
+
+    class Meta:
+        indexes = [
+            # A word's games, heaviest first, ties newest first: the order the search lists them.
+            models.Index(fields=["key", "-weight", "-game"], name="searchweight_best_idx"),
+        ]
+
+    def __str__(self):
+        return f"{self.key}: {self.weight}"
 
 
 class GameAuthor(models.Model):

@@ -9,17 +9,13 @@ stay in the row), GIN-indexed; titles trigram-indexed for typos.
 
 from functools import lru_cache
 
-from django.contrib.postgres.search import (
-    SearchQuery,
-    SearchRank,
-    TrigramStrictWordSimilarity,
-)
+from django.contrib.postgres.search import SearchQuery, TrigramStrictWordSimilarity
 from django.db import connections
-from django.db.models import F, Q, Value
+from django.db.models import Q, Value
 from django.db.models.functions import Collate
 
 from ..models import Game
-from .common import documents, ranked
+from .common import MATCH_LIMIT, documents, ranked, store_weights
 from .similarity import word_similarity
 
 # Summary language → text search configuration (created by migration 0004).
@@ -30,8 +26,6 @@ RECORD_CONFIG = "ludo_french"
 # pg_trgm's strict_word_similarity "paleti" ~ "paletti" 0.67, "palleti" 0.45, "alhambar"
 # 0.5, "palae" 0.27, "joueurs" ~ "jouets" 0.36. Set on each connection (games.apps).
 TYPO_THRESHOLD = 0.4
-# Matches kept by id when there are at most this many (the capped count's).
-MATCH_LIMIT = 1000
 # Suggestions look for typos only in words this long: "kor" looks like every "ko…" word.
 MIN_TYPO_LENGTH = 4
 
@@ -55,6 +49,7 @@ INDEX_SQL = f"""
 def index_games(ids, *, using) -> None:
     """Each text weighted and parsed in its own language, in one UPDATE a game (a deleted
     game's search data went with its row)."""
+    found = documents(ids, using=using)
     rows = [
         {
             "id": doc.id,
@@ -65,10 +60,11 @@ def index_games(ids, *, using) -> None:
             "body": doc.body,
             **{code: doc.summaries.get(code, "") for code in CONFIGS},
         }
-        for doc in documents(ids, using=using)
+        for doc in found
     ]
     with connections[using].cursor() as cursor:
         cursor.executemany(INDEX_SQL, rows)
+    store_weights(found, ids, using=using)
 
 
 def search(queryset, terms, folded, *, rank):
@@ -88,6 +84,7 @@ def search(queryset, terms, folded, *, rank):
     )
     found = queryset.filter(search_terms=query)
     ids = _first_ids(found)
+    typo = not ids
     if len(ids) > MATCH_LIMIT:
         matching = found
     elif ids:
@@ -101,14 +98,9 @@ def search(queryset, terms, folded, *, rank):
         matching = queryset.filter(pk__in=ids)
     if not rank:
         return matching
-    return ranked(
-        matching.annotate(
-            text_rank=SearchRank(F("search_vector"), query)
-            + TrigramStrictWordSimilarity(Value(folded), "search_title")
-        ),
-        folded,
-        matches=len(ids),
-    )
+    # A typo's matches have none of the words: how much their title looks like them.
+    look_alike = TrigramStrictWordSimilarity(Value(folded), "search_title") if typo else None
+    return ranked(matching, terms, folded, matches=len(ids), look_alike=look_alike)
 
 
 def _first_ids(found) -> list:
