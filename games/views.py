@@ -45,7 +45,8 @@ def game_list(request):
     params.pop("page", None)
     filterset = GameFilter(params or None, queryset=Game.objects.for_display(), request=request)
     valid = filterset.is_valid() if filterset.is_bound else True
-    games = filterset.qs if valid else Game.objects.none()
+    # A page needs its games' ids (their cards are rendered, or kept, from ``_listing_queryset``).
+    games = (filterset.qs if valid else Game.objects.none()).only("slug", "title")
     parts = relevance_parts(games, params) if valid else None
     page = CappedPaginator(games, PAGE_SIZE, best_first=parts).get_page(request.GET.get("page"))
     version = request.catalogue_version.version

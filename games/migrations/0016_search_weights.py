@@ -64,6 +64,9 @@ def weigh_existing_games(apps, schema_editor):
                 for key, weight in word_weights(texts).items()
             ]
         SearchWeight.objects.using(db).bulk_create(rows, batch_size=5000)
+    # The planner's statistics of the new table (a 100 000-game catalogue: 2.2 million
+    # rows), so that a search reads its index from the first request on.
+    schema_editor.execute(f"ANALYZE {schema_editor.quote_name(SearchWeight._meta.db_table)}")
 
 
 class Migration(migrations.Migration):

@@ -61,9 +61,7 @@ def test_the_best_match_of_a_common_word_is_on_the_first_page(client, thousands,
     assert "villa-paletti" in [game["slug"] for game in body["results"]]
 
 
-def test_with_more_matches_than_counted_the_best_come_first_then_the_newest(
-    client, thousands
-):
+def test_with_more_matches_than_counted_the_best_come_first_then_the_newest(client, thousands):
     first = client.get(reverse("api:game-list"), {"q": "joueurs", "page_size": 100}).json()
     assert first["count_capped"] is True
     slugs = [game["slug"] for game in first["results"]]
