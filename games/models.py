@@ -242,8 +242,8 @@ def in_a_stable_order(*ordering) -> tuple:
 
 class GameQuerySet(models.QuerySet):
     def for_display(self):
-        """Without the search data: up to 3.6 KB a game that no page or API shows."""
-        return self.defer("search_vector", "search_terms")
+        """Without the search data: up to 1.4 KB a game that no page or API shows."""
+        return self.defer("search_terms")
 
     def in_order(self, *ordering):
         """Ordered by ``ordering``, ties broken by title and id (``in_a_stable_order``)."""
@@ -362,11 +362,10 @@ class Game(models.Model):
     image = models.ImageField(_("image"), upload_to="games/", blank=True)
     # The title folded to lower case without accents: exact, prefix and typo matches.
     search_title = models.CharField(max_length=200, editable=False, blank=True, default="")
-    # PostgreSQL's weighted full-text index of the record, people and summaries (on SQLite
-    # an FTS5 table holds it instead). Both are written by games.search.index_games.
-    search_vector = SearchVectorField(null=True, editable=False)
-    # The same without positions or weights: small enough to stay in the row, so checking a
-    # match costs no TOAST read (the weighted vector is read only to rank a few matches).
+    # PostgreSQL's full-text index of the record, people and summaries, without positions
+    # or weights: small enough to stay in the row, so checking a match costs no TOAST read
+    # (on SQLite an FTS5 table holds it instead; the ranking reads ``SearchWeight``). Both
+    # are written by games.search.index_games.
     search_terms = SearchVectorField(null=True, editable=False)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 

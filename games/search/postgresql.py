@@ -2,9 +2,9 @@
 
 A stored ``tsvector`` per game built with each text's own configuration (``ludo_french``,
 ``ludo_danish``, ``ludo_english``; ``ludo_simple`` for Polish, which PostgreSQL cannot
-stem), every one of them unaccented (migration 0004), weighted A (title) to D (rules,
-contents), for ranking; matched through its stripped copy (no positions, small enough to
-stay in the row), GIN-indexed; titles trigram-indexed for typos.
+stem), every one of them unaccented (migration 0004), stripped (no positions or weights:
+small enough to stay in the row), GIN-indexed; titles trigram-indexed for typos. The
+ranking reads the words' weights (``SearchWeight``), as on SQLite.
 """
 
 from functools import lru_cache
@@ -31,24 +31,23 @@ MIN_TYPO_LENGTH = 4
 
 # What index_games writes: configuration names are constants, every text a parameter.
 _SUMMARIES_SQL = " || ".join(
-    f"setweight(to_tsvector('{config}', %({code})s), 'C')" for code, config in CONFIGS.items()
+    f"to_tsvector('{config}', %({code})s)" for code, config in CONFIGS.items()
 )
 INDEX_SQL = f"""
-    UPDATE games_game SET search_title = %(search_title)s,
-        (search_vector, search_terms) = (SELECT vector, strip(vector) FROM (SELECT
-        setweight(to_tsvector('ludo_simple', %(title)s), 'A')
-        || setweight(to_tsvector('{RECORD_CONFIG}', %(title)s), 'A')
-        || setweight(to_tsvector('ludo_simple', %(people)s), 'B')
-        || setweight(to_tsvector('{RECORD_CONFIG}', %(record)s), 'C')
+    UPDATE games_game SET search_title = %(search_title)s, search_terms = strip(
+        to_tsvector('ludo_simple', %(title)s)
+        || to_tsvector('{RECORD_CONFIG}', %(title)s)
+        || to_tsvector('ludo_simple', %(people)s)
+        || to_tsvector('{RECORD_CONFIG}', %(record)s)
         || {_SUMMARIES_SQL}
-        || setweight(to_tsvector('{RECORD_CONFIG}', %(body)s), 'D') AS vector) AS built)
+        || to_tsvector('{RECORD_CONFIG}', %(body)s))
     WHERE id = %(id)s
 """  # noqa: S608
 
 
 def index_games(ids, *, using) -> None:
-    """Each text weighted and parsed in its own language, in one UPDATE a game (a deleted
-    game's search data went with its row)."""
+    """Each text parsed in its own language, in one UPDATE a game, and the words' weights
+    (a deleted game's search data went with its row)."""
     found = documents(ids, using=using)
     rows = [
         {
