@@ -13,8 +13,11 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
 from .filters import relevance_parts
+from .search import MATCH_LIMIT
 
-COUNT_CAP = 1000
+# The search ranks up to this many matches whole and lists more newest first, behind
+# the best of them (``best_first``): the count stops where the ranking changes.
+COUNT_CAP = MATCH_LIMIT
 # Beyond any catalogue: at 100 a page, 100 million games.
 MAX_PAGE = 1_000_000
 
