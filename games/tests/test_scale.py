@@ -45,7 +45,7 @@ def thousands(seed):
 @pytest.mark.parametrize(
     "word",
     [
-        "søjle",  # Danish, 500 matches at 3 000 games (titles "… søjler" among them)
+        "søjle",  # Danish: hundreds of matches at 3 000 games, titles "… søjler" among them
         "søjler",
         "colonnes",  # French
         "kolumny",  # Polish
