@@ -7,7 +7,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from .models import MAX_AGE, MAX_DURATION, MAX_PLAYERS, EsarCategory, EsarFamily, Game, Language
-from .search import search
+from .search import best_first, search
 
 
 class StrictBooleanField(forms.NullBooleanField):
@@ -153,6 +153,16 @@ class GameFilter(django_filters.FilterSet):
         model = Game
         fields = []
 
+    def filter_queryset(self, queryset):
+        # The text search after the other filters (the sort last): it ranks the matches
+        # whole when they are few, so it must see the games the page lists, not more.
+        data = self.form.cleaned_data
+        names = [name for name in data if name not in ("q", "ordering")] + ["q", "ordering"]
+        for name in names:
+            if name in data:
+                queryset = self.filters[name].filter(queryset, data[name])
+        return queryset
+
     def filter_text(self, queryset, name, value: str):
         if not value.strip():
             return queryset
@@ -178,3 +188,13 @@ class GameFilter(django_filters.FilterSet):
         from .copies import available_games
 
         return available_games(queryset) if value else queryset
+
+
+def relevance_parts(queryset, params):
+    """The two parts of the pages (``games.search.best_first``) of a text search listed by
+    relevance (no sort asked for), else None. ``params`` are the page's or the API's
+    query parameters, already validated by ``GameFilter``."""
+    query = params.get("q") or ""
+    if not query.strip() or params.get("ordering"):
+        return None
+    return best_first(queryset, query)

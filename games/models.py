@@ -15,7 +15,7 @@ from django.utils.translation import get_language, get_language_info
 from django.utils.translation import gettext_lazy as _
 
 from .markdown import render_markdown
-from .text import fold
+from .text import KEY_LENGTH, fold
 
 
 class NaturalKeyManager(models.Manager):
@@ -242,8 +242,8 @@ def in_a_stable_order(*ordering) -> tuple:
 
 class GameQuerySet(models.QuerySet):
     def for_display(self):
-        """Without the search data: up to 3.6 KB a game that no page or API shows."""
-        return self.defer("search_vector", "search_terms")
+        """Without the search data: up to 1.4 KB a game that no page or API shows."""
+        return self.defer("search_terms")
 
     def in_order(self, *ordering):
         """Ordered by ``ordering``, ties broken by title and id (``in_a_stable_order``)."""
@@ -362,11 +362,10 @@ class Game(models.Model):
     image = models.ImageField(_("image"), upload_to="games/", blank=True)
     # The title folded to lower case without accents: exact, prefix and typo matches.
     search_title = models.CharField(max_length=200, editable=False, blank=True, default="")
-    # PostgreSQL's weighted full-text index of the record, people and summaries (on SQLite
-    # an FTS5 table holds it instead). Both are written by games.search.index_games.
-    search_vector = SearchVectorField(null=True, editable=False)
-    # The same without positions or weights: small enough to stay in the row, so checking a
-    # match costs no TOAST read (the weighted vector is read only to rank a few matches).
+    # PostgreSQL's full-text index of the record, people and summaries, without positions
+    # or weights: small enough to stay in the row, so checking a match costs no TOAST read
+    # (on SQLite an FTS5 table holds it instead; the ranking reads ``SearchWeight``). Both
+    # are written by games.search.index_games.
     search_terms = SearchVectorField(null=True, editable=False)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -441,6 +440,27 @@ class Game(models.Model):
         if self.max_age is None:
             return f"{self.min_age}+"
         return f"{self.min_age}–{self.max_age}"
+
+
+class SearchWeight(models.Model):
+    """How much a word weighs in a game (``games.text.word_weights``), for the words that
+    weigh most in it: the search lists the games a word weighs most in first, read from
+    this table's index in order whatever the number of matches. Written by
+    ``games.search.index_games``."""
+
+    pk = models.CompositePrimaryKey("game", "key")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="search_weights")
+    key = models.CharField(max_length=KEY_LENGTH)
+    weight = models.FloatField()
+
+    class Meta:
+        indexes = [
+            # A word's games, heaviest first, ties newest first: the order the search lists them.
+            models.Index(fields=["key", "-weight", "-game"], name="searchweight_best_idx"),
+        ]
+
+    def __str__(self):
+        return f"{self.key}: {self.weight}"
 
 
 class GameAuthor(models.Model):

@@ -8,21 +8,35 @@ and the pages say "more than 1 000" rather than a number they do not know.
 
 from functools import cached_property
 
-from django.core.paginator import Paginator
+from django.core.paginator import Page, Paginator
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
-COUNT_CAP = 1000
+from .filters import relevance_parts
+from .search import MATCH_LIMIT
+
+# The search ranks up to this many matches whole and lists more newest first, behind
+# the best of them (``best_first``): the count stops where the ranking changes.
+COUNT_CAP = MATCH_LIMIT
 # Beyond any catalogue: at 100 a page, 100 million games.
 MAX_PAGE = 1_000_000
 
 
 class CappedPaginator(Paginator):
     """Django's paginator with a count that stops at ``COUNT_CAP`` (``count_capped`` then
-    says there are more)."""
+    says there are more).
+
+    ``best_first``, a pair of querysets that together hold ``object_list`` (the best games
+    in their order, then the others: ``games.search.best_first``), makes the pages of more
+    than ``COUNT_CAP`` games list the first part, then the second; fewer are listed in
+    ``object_list``'s own order."""
 
     cap = COUNT_CAP
     _wanted = 1
+
+    def __init__(self, object_list, per_page, *args, best_first=None, **kwargs):
+        super().__init__(object_list, per_page, *args, **kwargs)
+        self.best_first = best_first
 
     def validate_number(self, number):
         # Which page is wanted sets how far to count, so remember it before counting. A
@@ -41,7 +55,21 @@ class CappedPaginator(Paginator):
         # fell from 26-29 to 1.3-4 ms ("spillere" at 100 000 games), but "esar=A" rose to
         # 103 ms and "czarodzieja" to 40 ms walking the primary key.
         found = self.object_list.order_by().values("pk")[: limit + 1].count()
-        return min(found, limit), found > limit
+        return min(found, limit), found > limit, found > self.cap
+
+    def page(self, number):
+        number = self.validate_number(number)
+        if self.best_first is None or not self._capped_count[2]:
+            return super().page(number)
+        best, others = self.best_first
+        bottom = (number - 1) * self.per_page
+        games = list(best[bottom : bottom + self.per_page])
+        if len(games) < self.per_page:
+            # Where the best end: on this page, or before it (counted up to it).
+            end = bottom + len(games) if games else best.order_by().values("pk")[:bottom].count()
+            start = bottom + len(games) - end
+            games += others[start : start + self.per_page - len(games)]
+        return Page(games, number, self)
 
     @property
     def count(self):
@@ -60,7 +88,15 @@ class GamePagination(PageNumberPagination):
     page_size = 20
     page_size_query_param = "page_size"
     max_page_size = 100
-    django_paginator_class = CappedPaginator
+    best_first = None
+
+    def paginate_queryset(self, queryset, request, view=None):
+        # Listed by relevance, many matches put the best of them first (as the pages do).
+        self.best_first = relevance_parts(queryset, request.query_params)
+        return super().paginate_queryset(queryset, request, view)
+
+    def django_paginator_class(self, object_list, per_page):
+        return CappedPaginator(object_list, per_page, best_first=self.best_first)
 
     def get_paginated_response(self, data):
         return Response(

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 
 from .caching import catalogue_page
-from .filters import GameFilter
+from .filters import GameFilter, relevance_parts
 from .forms import CompareForm
 from .fragments import filter_fields, game_cards
 from .models import Game, GameAuthor, RuleSummary
@@ -45,8 +45,10 @@ def game_list(request):
     params.pop("page", None)
     filterset = GameFilter(params or None, queryset=Game.objects.for_display(), request=request)
     valid = filterset.is_valid() if filterset.is_bound else True
-    games = filterset.qs if valid else Game.objects.none()
-    page = CappedPaginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
+    # A page needs its games' ids (their cards are rendered, or kept, from ``_listing_queryset``).
+    games = (filterset.qs if valid else Game.objects.none()).only("slug", "title")
+    parts = relevance_parts(games, params) if valid else None
+    page = CappedPaginator(games, PAGE_SIZE, best_first=parts).get_page(request.GET.get("page"))
     version = request.catalogue_version.version
     active = {k: v for k, v in params.items() if v}
     return render(
@@ -60,7 +62,7 @@ def game_list(request):
             "page_obj": page,
             "games": page.object_list,
             "cards": game_cards(
-                list(page.object_list.values_list("pk", flat=True)),
+                [game.pk for game in page.object_list],
                 version=version,
                 games_to_render=_listing_queryset(),
             ),

@@ -5,7 +5,14 @@ One entry point per need, the same on both databases:
 - ``index_games(ids)`` rebuilds the search data of these games (and forgets deleted ones);
 - ``search(queryset, query)`` keeps the games of ``queryset`` having every word of
   ``query`` (the last one as a prefix), or whose title looks like it (a typo), best first;
-- ``suggest(query)`` completes titles as a patron types.
+- ``suggest(query)`` completes titles as a patron types;
+- ``best_first(queryset, query)``: with more matches than ``MATCH_LIMIT`` (which
+  ``search`` lists newest first), the games the query weighs most in, heaviest first,
+  and the others: the two parts of the pages (``games.pagination.CappedPaginator``).
+
+Relevance is the same on both databases: each game keeps the words that weigh most in it
+(``games.text.word_weights``, the ``SearchWeight`` table), and a match ranks by the weight
+of the query's words in it.
 
 Each database has its backend module: ``postgresql`` (a stored, weighted ``tsvector`` per
 game, ``django.contrib.postgres``'s search and trigram lookups) and ``sqlite`` (FTS5
@@ -17,10 +24,19 @@ everywhere, and both call the same titles look-alikes (``similarity``).
 from django.db import connections
 
 from ..text import fold
-from . import postgresql, sqlite
+from . import common, postgresql, sqlite
+from .common import MATCH_LIMIT
 from .similarity import WORD, word_similarity
 
-__all__ = ["index_games", "search", "suggest", "word_similarity", "words"]
+__all__ = [
+    "MATCH_LIMIT",
+    "best_first",
+    "index_games",
+    "search",
+    "suggest",
+    "word_similarity",
+    "words",
+]
 
 # Words this short say too little to search for on their own ("d" of "d'œuvre").
 MIN_WORD = 2
@@ -56,6 +72,15 @@ def search(queryset, query: str, *, rank: bool = True):
     if not terms:
         return queryset.none() if query.strip() else queryset
     return _backend(queryset.db).search(queryset, terms, " ".join(terms), rank=rank)
+
+
+def best_first(queryset, query: str):
+    """For the matches of ``query`` in ``queryset`` when there are more than
+    ``MATCH_LIMIT``: ``(best, others)``, the games the query's longest word weighs most in
+    (heaviest first) and the others (newest first), each read from an index in order. None
+    when the query has no word to weigh."""
+    terms = words(query)
+    return common.best_first(queryset, terms) if terms else None
 
 
 def suggest(query: str, limit: int = SUGGESTION_LIMIT, *, using="default") -> list[dict]:

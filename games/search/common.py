@@ -3,16 +3,28 @@
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Case, IntegerField, Value, When
+from django.db.models import (
+    Case,
+    F,
+    FloatField,
+    IntegerField,
+    OuterRef,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce
 
-from ..models import Game, GameAuthor, RuleSummary
-from ..text import fold
+from ..models import Game, GameAuthor, RuleSummary, SearchWeight
+from ..text import fold, word_key, word_weights
 
 # Best first: the exact title, titles starting with the query, then the text's relevance.
 RELEVANCE = ("title_tier", "-text_rank", "title", "pk")
-# Ranking reads every match's weighted search data (~0.17 ms a match on PostgreSQL at
-# 100 000 games, bench/catalogue_bench.py): past this many matches, newest first.
-RANK_LIMIT = 200
+# Up to this many matches are ranked whole (each match's weights read by its id); beyond,
+# the pages list the games the query's word weighs most in first, read from the weights'
+# index in order (``best_first``), then the others newest first.
+MATCH_LIMIT = 1000
 
 
 @dataclass(frozen=True)
@@ -29,6 +41,31 @@ class Document:
     @property
     def search_title(self) -> str:
         return fold(self.title)
+
+    def weights(self) -> dict[str, float]:
+        """The words that weigh most in the game (``games.text.word_weights``)."""
+        return word_weights(
+            [
+                ("title", self.title),
+                ("people", self.people),
+                ("record", self.record),
+                ("body", self.body),
+                *(("summary", text) for text in self.summaries.values()),
+            ]
+        )
+
+
+def store_weights(found: list[Document], ids, *, using) -> None:
+    """Replace the weights of the games with these ids by those of their documents."""
+    SearchWeight.objects.using(using).filter(game_id__in=ids).delete()
+    SearchWeight.objects.using(using).bulk_create(
+        [
+            SearchWeight(game_id=doc.id, key=key, weight=weight)
+            for doc in found
+            for key, weight in doc.weights().items()
+        ],
+        batch_size=5000,
+    )
 
 
 def documents(ids, *, using) -> list[Document]:
@@ -55,20 +92,62 @@ def documents(ids, *, using) -> list[Document]:
     ]
 
 
-def ranked(queryset, folded: str, *, matches: int):
-    """``queryset`` (annotated with its ``text_rank``) best first; past ``RANK_LIMIT``
-    matches, newest first.
+def keys(terms) -> list[str]:
+    """The keys the words of a query are weighed under."""
+    return list(dict.fromkeys(word_key(term) for term in terms))
 
-    At 100 000 games a word found in nearly every record ("joueurs") took 2.6 s to rank on
-    PostgreSQL (every match's weighted vector read from TOAST); by id the first page costs
-    7-25 ms whatever the word."""
-    if matches > RANK_LIMIT:
+
+def weight_of(terms):
+    """How much the query's words weigh together in a game (0 where none weighs much)."""
+    total = (
+        SearchWeight.objects.filter(game=OuterRef("pk"), key__in=keys(terms))
+        .order_by()
+        .values("game")
+        .annotate(total=Sum("weight"))
+        .values("total")
+    )
+    return Coalesce(Subquery(total, output_field=FloatField()), Value(0.0))
+
+
+def ranked(queryset, terms, folded: str, *, matches: int, look_alike=None):
+    """``queryset`` best first: the exact title, titles starting with the query, then by
+    the weight of the query's words in each game (plus ``look_alike``, how much the title
+    looks like the query, for typos); past ``MATCH_LIMIT`` matches, newest first (and the
+    pages put ``best_first`` before them).
+
+    Weights are read by id, one index lookup a match: at most ``MATCH_LIMIT`` of them. At
+    100 000 games ranking every match of "joueurs" by its weighted vector took 5.5 s."""
+    if matches > MATCH_LIMIT:
         return queryset.order_by("-pk")
+    rank = weight_of(terms)
+    if look_alike is not None:
+        rank = rank + look_alike
     return queryset.annotate(
+        text_rank=rank,
         title_tier=Case(
             When(search_title=folded, then=Value(0)),
             When(search_title__startswith=folded, then=Value(1)),
             default=Value(2),
             output_field=IntegerField(),
-        )
+        ),
     ).order_by(*RELEVANCE)
+
+
+def best_first(queryset, terms):
+    """The games of ``queryset`` (every match of a common word) that the query's longest
+    word weighs most in, heaviest first, and the others newest first: the two parts of
+    its pages (``games.pagination.CappedPaginator``).
+
+    Both are read in index order, a page's worth of rows: ranking every match of
+    "joueurs" at 100 000 games took 145 ms even by a stored score, sorting them all. The
+    longest word stands for the query: rarer than the short ones, as a rule; a game the
+    word weighs little in (said once or twice) comes with the others."""
+    key = max(keys(terms), key=len, default="")
+    if len(key) < 3:
+        return None
+    best = (
+        queryset.filter(search_weights__key=key)
+        .alias(key_weight=F("search_weights__weight"))
+        .order_by("-key_weight", "-pk")
+    )
+    return best, queryset.exclude(search_weights__key=key).order_by("-pk")

@@ -2,24 +2,20 @@
 
 A stored ``tsvector`` per game built with each text's own configuration (``ludo_french``,
 ``ludo_danish``, ``ludo_english``; ``ludo_simple`` for Polish, which PostgreSQL cannot
-stem), every one of them unaccented (migration 0004), weighted A (title) to D (rules,
-contents), for ranking; matched through its stripped copy (no positions, small enough to
-stay in the row), GIN-indexed; titles trigram-indexed for typos.
+stem), every one of them unaccented (migration 0004), stripped (no positions or weights:
+small enough to stay in the row), GIN-indexed; titles trigram-indexed for typos. The
+ranking reads the words' weights (``SearchWeight``), as on SQLite.
 """
 
 from functools import lru_cache
 
-from django.contrib.postgres.search import (
-    SearchQuery,
-    SearchRank,
-    TrigramStrictWordSimilarity,
-)
+from django.contrib.postgres.search import SearchQuery, TrigramStrictWordSimilarity
 from django.db import connections
-from django.db.models import F, Q, Value
+from django.db.models import Q, Value
 from django.db.models.functions import Collate
 
 from ..models import Game
-from .common import documents, ranked
+from .common import MATCH_LIMIT, documents, ranked, store_weights
 from .similarity import word_similarity
 
 # Summary language → text search configuration (created by migration 0004).
@@ -30,31 +26,29 @@ RECORD_CONFIG = "ludo_french"
 # pg_trgm's strict_word_similarity "paleti" ~ "paletti" 0.67, "palleti" 0.45, "alhambar"
 # 0.5, "palae" 0.27, "joueurs" ~ "jouets" 0.36. Set on each connection (games.apps).
 TYPO_THRESHOLD = 0.4
-# Matches kept by id when there are at most this many (the capped count's).
-MATCH_LIMIT = 1000
 # Suggestions look for typos only in words this long: "kor" looks like every "ko…" word.
 MIN_TYPO_LENGTH = 4
 
 # What index_games writes: configuration names are constants, every text a parameter.
 _SUMMARIES_SQL = " || ".join(
-    f"setweight(to_tsvector('{config}', %({code})s), 'C')" for code, config in CONFIGS.items()
+    f"to_tsvector('{config}', %({code})s)" for code, config in CONFIGS.items()
 )
 INDEX_SQL = f"""
-    UPDATE games_game SET search_title = %(search_title)s,
-        (search_vector, search_terms) = (SELECT vector, strip(vector) FROM (SELECT
-        setweight(to_tsvector('ludo_simple', %(title)s), 'A')
-        || setweight(to_tsvector('{RECORD_CONFIG}', %(title)s), 'A')
-        || setweight(to_tsvector('ludo_simple', %(people)s), 'B')
-        || setweight(to_tsvector('{RECORD_CONFIG}', %(record)s), 'C')
+    UPDATE games_game SET search_title = %(search_title)s, search_terms = strip(
+        to_tsvector('ludo_simple', %(title)s)
+        || to_tsvector('{RECORD_CONFIG}', %(title)s)
+        || to_tsvector('ludo_simple', %(people)s)
+        || to_tsvector('{RECORD_CONFIG}', %(record)s)
         || {_SUMMARIES_SQL}
-        || setweight(to_tsvector('{RECORD_CONFIG}', %(body)s), 'D') AS vector) AS built)
+        || to_tsvector('{RECORD_CONFIG}', %(body)s))
     WHERE id = %(id)s
 """  # noqa: S608
 
 
 def index_games(ids, *, using) -> None:
-    """Each text weighted and parsed in its own language, in one UPDATE a game (a deleted
-    game's search data went with its row)."""
+    """Each text parsed in its own language, in one UPDATE a game, and the words' weights
+    (a deleted game's search data went with its row)."""
+    found = documents(ids, using=using)
     rows = [
         {
             "id": doc.id,
@@ -65,10 +59,11 @@ def index_games(ids, *, using) -> None:
             "body": doc.body,
             **{code: doc.summaries.get(code, "") for code in CONFIGS},
         }
-        for doc in documents(ids, using=using)
+        for doc in found
     ]
     with connections[using].cursor() as cursor:
         cursor.executemany(INDEX_SQL, rows)
+    store_weights(found, ids, using=using)
 
 
 def search(queryset, terms, folded, *, rank):
@@ -88,6 +83,7 @@ def search(queryset, terms, folded, *, rank):
     )
     found = queryset.filter(search_terms=query)
     ids = _first_ids(found)
+    typo = not ids
     if len(ids) > MATCH_LIMIT:
         matching = found
     elif ids:
@@ -101,14 +97,9 @@ def search(queryset, terms, folded, *, rank):
         matching = queryset.filter(pk__in=ids)
     if not rank:
         return matching
-    return ranked(
-        matching.annotate(
-            text_rank=SearchRank(F("search_vector"), query)
-            + TrigramStrictWordSimilarity(Value(folded), "search_title")
-        ),
-        folded,
-        matches=len(ids),
-    )
+    # A typo's matches have none of the words: how much their title looks like them.
+    look_alike = TrigramStrictWordSimilarity(Value(folded), "search_title") if typo else None
+    return ranked(matching, terms, folded, matches=len(ids), look_alike=look_alike)
 
 
 def _first_ids(found) -> list:

@@ -8,11 +8,12 @@ parameter, quoted so that no word is read as FTS5 syntax.
 """
 
 from django.db import connections
-from django.db.models import Case, IntegerField, Value, When
+from django.db.models import Case, FloatField, IntegerField, Value, When
+from django.db.models.expressions import RawSQL
 
 from ..models import Game
 from ..text import fold
-from .common import RANK_LIMIT, documents, ranked
+from .common import MATCH_LIMIT, documents, ranked, store_weights
 from .similarity import WORD, word_similarity
 
 # Each word of a query must be this similar to a word of a title for a typo to match
@@ -22,7 +23,8 @@ TYPO_THRESHOLD = 0.4
 TRIGRAM_CANDIDATES = 200
 # Rows read at most to find the suggestions' distinct titles.
 SUGGESTION_ROWS = 500
-# bm25's weights of the FTS5 table's columns: title, people, record, summaries, body.
+# bm25's weights of the FTS5 table's columns: title, people, record, summaries, body
+# (the suggestions' order; a search ranks by the words' weights, as on PostgreSQL).
 RANK = "-bm25(games_game_fts, 10.0, 4.0, 2.0, 2.0, 1.0)"
 
 
@@ -55,17 +57,24 @@ def index_games(ids, *, using) -> None:
             "INSERT INTO games_game_title_trgm (rowid, title) VALUES (%s, %s)",
             [(doc.id, doc.search_title) for doc in found],
         )
+    store_weights(found, ids, using=using)
 
 
 def search(queryset, terms, folded, *, rank):
     matching = _join_fts(queryset, _fts5_query(terms))
-    matches = matching.order_by().values("pk")[: RANK_LIMIT + 1].count()
+    matches = matching.order_by().values("pk")[: MATCH_LIMIT + 1].count()
+    look_alike = None
     if not matches:
-        # No game has every word as written: titles that look like them (typos).
+        # No game has every word as written: titles that look like them (typos), ranked
+        # by bm25 (the look-alike title words are in its query).
         matching = _join_fts(
             queryset, _fts5_query(terms, similar_title_words(terms, using=queryset.db))
         )
-    return ranked(matching, folded, matches=matches) if rank else matching
+        matches = matching.order_by().values("pk")[: MATCH_LIMIT + 1].count()
+        look_alike = RawSQL(RANK, [], output_field=FloatField())  # noqa: S611 - a constant
+    if not rank:
+        return matching
+    return ranked(matching, terms, folded, matches=matches, look_alike=look_alike)
 
 
 def _fts5_query(terms, similar_words=None, column=""):
@@ -86,7 +95,7 @@ def _join_fts(queryset, match):
     """Join the FTS5 table on the game's id, so SQLite walks the matches once and ranks them
     as it goes (a correlated bm25 subquery took 4.9 s for a common word at 2 000 games)."""
     return queryset.extra(  # noqa: S610
-        select={"text_rank": RANK},
+        select={"fts_rank": RANK},
         tables=["games_game_fts"],
         where=["games_game_fts.rowid = games_game.id", "games_game_fts MATCH %s"],
         params=[match],
@@ -129,7 +138,7 @@ def suggest(terms, folded, limit, *, using) -> list[dict]:
                 output_field=IntegerField(),
             )
         )
-        .order_by("tier", "-text_rank", "title")
+        .order_by("tier", "-fts_rank", "title")
     )
     # The same title twice (copies, editions) would be one suggestion shown twice: read
     # on until ``limit`` titles (or SUGGESTION_ROWS rows) are found.

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 from django.utils import translation
 
@@ -32,14 +33,59 @@ def test_beyond_a_thousand_matches_the_count_says_more_than(client, seed):
     assert (few["count"], few["count_capped"]) == (0, False)
 
 
-def test_past_two_hundred_matches_the_newest_come_first(client, seed):
-    generate_catalogue(games=210, seed=1)
-    ranked = client.get(reverse("games:game-list"), {"q": "joueur"}).context
-    assert ranked["count"] > 200
-    newest = ranked["games"][0]
-    assert newest.pk == max(g.pk for g in search(Game.objects.all(), "joueur", rank=False))
-    # A sort the patron chose is kept.
-    by_title = client.get(reverse("games:game-list"), {"q": "joueur", "ordering": "title"})
+@pytest.fixture
+def thousands(seed):
+    """The seed games with their rule summaries, among 3 000 generated games."""
+    call_command("loaddata", "fixtures/rule_summaries.json", verbosity=0)
+    generate_catalogue(games=3000, seed=1)
+
+
+# Villa Paletti is about columns: its summaries say so 33 times in each language, where a
+# generated game says it at most three times ("Slottets søjler", and twice in a summary).
+@pytest.mark.parametrize(
+    "word",
+    [
+        "søjle",  # Danish: hundreds of matches at 3 000 games, titles "… søjler" among them
+        "søjler",
+        "colonnes",  # French
+        "kolumny",  # Polish
+        "joueurs",  # French, in every game: the pages' best-first part
+    ],
+)
+def test_the_best_match_of_a_common_word_is_on_the_first_page(client, thousands, word):
+    page = client.get(reverse("games:game-list"), {"q": word})
+    assert page.context["count"] > 200
+    assert "villa-paletti" in [game.slug for game in page.context["games"]]
+    assert "Villa Paletti" in page.content.decode()
+    body = client.get(reverse("api:game-list"), {"q": word}).json()
+    assert "villa-paletti" in [game["slug"] for game in body["results"]]
+
+
+def test_with_more_matches_than_counted_the_best_come_first_then_the_newest(client, thousands):
+    first = client.get(reverse("api:game-list"), {"q": "joueurs", "page_size": 100}).json()
+    assert first["count_capped"] is True
+    slugs = [game["slug"] for game in first["results"]]
+    # The seed games' long rules say "joueur" far more often than any generated one.
+    assert {"villa-paletti", "alhambra", "le-petit-prince-fabrique-moi-une-planete"} <= set(
+        slugs[:10]
+    )
+    # Paging on lists every match once: the best, then the others newest first.
+    listed = list(slugs)
+    for number in range(2, 32):
+        page = client.get(
+            reverse("api:game-list"), {"q": "joueurs", "page_size": 100, "page": number}
+        ).json()
+        listed += [game["slug"] for game in page["results"]]
+    matches = set(search(Game.objects.all(), "joueurs", rank=False).values_list("slug", flat=True))
+    assert len(listed) == len(set(listed)) == len(matches) == 3003
+    assert set(listed) == matches
+    newest_last = Game.objects.filter(slug__in=listed[-50:]).order_by("-pk")
+    assert listed[-50:] == list(newest_last.values_list("slug", flat=True))
+    # A filter narrows both parts; a sort the patron chose is kept.
+    four = client.get(reverse("api:game-list"), {"q": "joueurs", "players": 4}).json()
+    assert "villa-paletti" in [game["slug"] for game in four["results"]]
+    assert all(g["min_players"] <= 4 <= g["max_players"] for g in four["results"])
+    by_title = client.get(reverse("games:game-list"), {"q": "joueurs", "ordering": "title"})
     titles = [game.title for game in by_title.context["games"]]
     assert titles == sorted(titles)
 
