@@ -459,8 +459,16 @@ class SearchWeight(models.Model):
             models.Index(fields=["key", "-weight", "-game"], name="searchweight_best_idx"),
         ]
 
+    objects = NaturalKeyManager("game__slug", "key")
+
     def __str__(self):
         return f"{self.key}: {self.weight}"
+
+    def natural_key(self):
+        # A dump loaded into another catalogue finds its game by slug, not by a number.
+        return (self.game.slug, self.key)
+
+    natural_key.dependencies = ["games.game"]
 
 
 class GameAuthor(models.Model):
