@@ -453,13 +453,13 @@ class SearchWeight(models.Model):
     key = models.CharField(max_length=KEY_LENGTH)
     weight = models.FloatField()
 
+    objects = NaturalKeyManager("game__slug", "key")
+
     class Meta:
         indexes = [
             # A word's games, heaviest first, ties newest first: the order the search lists them.
             models.Index(fields=["key", "-weight", "-game"], name="searchweight_best_idx"),
         ]
-
-    objects = NaturalKeyManager("game__slug", "key")
 
     def __str__(self):
         return f"{self.key}: {self.weight}"
