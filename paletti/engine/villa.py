@@ -292,16 +292,7 @@ def fall(
         scene.add(piece)
     for column in in_play:
         key = column_key(column["id"])
-        piece = Piece(
-            key,
-            plane.along(column["x"], column["z"]),
-            column_bottom(rules, column) + COLUMN_HEIGHT / 2,
-            radius(column["id"]),
-            COLUMN_HEIGHT / 2,
-            COLUMNS[column["id"]].mass,
-            column=True,
-            stack_depth=_stack_depth(rules, column),
-        )
+        piece = _column_piece(rules, plane, column, stack_depth=_stack_depth(rules, column))
         _start_moving(piece, key, velocities, failing_keys)
         scene.add(piece)
     run = scene.run(FALL_TIME, record=record)
@@ -333,6 +324,21 @@ def fall(
         "margin": round(weakest.margin, 1) if weakest is not None else None,
     }
     return Outcome(frames, run.steps, collapse)
+
+
+def _column_piece(rules: dict, plane: Plane, column: dict, **extra) -> Piece:
+    """A column standing where the rules put it, as the plane sees it: a box as wide as
+    its foot, centred at its height in the villa."""
+    return Piece(
+        column_key(column["id"]),
+        plane.along(column["x"], column["z"]),
+        column_bottom(rules, column) + COLUMN_HEIGHT / 2,
+        radius(column["id"]),
+        COLUMN_HEIGHT / 2,
+        COLUMNS[column["id"]].mass,
+        column=True,
+        **extra,
+    )
 
 
 def _start_moving(piece: Piece, key: str, velocities: dict, failing: set) -> None:
@@ -602,18 +608,7 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
     met_ids = {c["id"] for c in in_the_way}
     beside = supports + [c for c in in_the_way if c not in supports]
     for c in beside:
-        scene.add(
-            Piece(
-                column_key(c["id"]),
-                plane.along(c["x"], c["z"]),
-                start_y,
-                radius(c["id"]),
-                COLUMN_HEIGHT / 2,
-                COLUMNS[c["id"]].mass,
-                column=True,
-                role="in_the_way" if c["id"] in met_ids else "",
-            )
-        )
+        scene.add(_column_piece(rules, plane, c, role="in_the_way" if c["id"] in met_ids else ""))
     body = scene.add(
         Piece(
             key,
@@ -929,32 +924,10 @@ def place(
         for c in rules["columns"]
         if _in_play(c) and c["level"] == top and c.get("on") is None and _under(platform, c)
     ]
-    support_y = BASE_TOP + top * STOREY + COLUMN_HEIGHT / 2
     for c in supports:
-        scene.add(
-            Piece(
-                column_key(c["id"]),
-                plane.along(c["x"], c["z"]),
-                support_y,
-                radius(c["id"]),
-                COLUMN_HEIGHT / 2,
-                COLUMNS[c["id"]].mass,
-                column=True,
-            )
-        )
+        scene.add(_column_piece(rules, plane, c))
     for c in stack:
-        scene.add(
-            Piece(
-                column_key(c["id"]),
-                plane.along(c["x"], c["z"]),
-                column_bottom(rules, c) + COLUMN_HEIGHT / 2,
-                radius(c["id"]),
-                COLUMN_HEIGHT / 2,
-                COLUMNS[c["id"]].mass,
-                column=True,
-                stack_depth=_stack_depth(rules, c),
-            )
-        )
+        scene.add(_column_piece(rules, plane, c, stack_depth=_stack_depth(rules, c)))
     y = column_bottom(rules, column) + COLUMN_HEIGHT / 2 + DROP_GAP
     key = column_key(column_id)
     scene.add(
