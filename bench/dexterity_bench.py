@@ -38,29 +38,43 @@ CARELESS = {"speed": 400, "steadiness": 0.5}
 GENTLE = {"speed": 40, "steadiness": 0.97}
 HURRIED = {"speed": 400, "steadiness": 0.5}
 FIRST_SEED = 90_000
-# Columns tried from each state at the start of a turn.
-PER_TURN = 3
+# Self-play matches the sampler may play at most before it gives up filling a band.
+MAX_MATCHES = 60
+# Share of the pairs each load band gets, in the order of BANDS: self-play meets light
+# loads far more often than heavy ones (about 20 to 1), so a plain sample holds too few
+# heavy pulls to say anything about them.
+BAND_SHARES = (0.1, 0.4, 0.3, 0.2)
+
+
+def band_of(load: float) -> str:
+    return next(name for low, high, name in BANDS if low <= load < high)
 
 
 def sample_states(pairs: int):
-    """(state, column) at the start of a build, from careful self-play, until enough."""
-    found = 0
-    seed = FIRST_SEED
-    while found < pairs:
+    """(state, column) at the start of a build, from careful self-play, until each load
+    band has its share of `pairs` (or MAX_MATCHES matches were played). Every column a
+    builder may touch is a candidate; one a band is still short of is taken, at most
+    once per state and band, so the states span whole matches."""
+    shares = zip(BANDS, BAND_SHARES, strict=True)
+    wanted = {name: round(pairs * share) for (_, _, name), share in shares}
+    for seed in range(FIRST_SEED, FIRST_SEED + MAX_MATCHES):
+        if not any(wanted.values()):
+            return
         players = 2 + seed % 3
         state = new_match(seed, players)
         rng = random.Random(f"{seed}:bench")
-        while state.rules["phase"] != "over" and state.rules["actions"] < 400 and found < pairs:
+        while state.rules.phase != "over" and state.rules.actions < 400:
             rules = state.rules
-            if rules["phase"] == "move" and rules["context"] == "turn":
-                touches = [a for a in legal_actions(state) if a["type"] == "touch"]
-                # A few columns a turn, so that the states span whole matches, not their
-                # first turns only.
-                for touch in rng.sample(touches, min(PER_TURN, len(touches))):
-                    yield state, touch["column"]
-                    found += 1
+            if rules.phase == "move" and rules.context == "turn":
+                touches = [a["column"] for a in legal_actions(state) if a["type"] == "touch"]
+                taken = set()
+                for column in rng.sample(touches, len(touches)):
+                    band = band_of(villa.column_load(rules, column))
+                    if wanted[band] and band not in taken:
+                        wanted[band] -= 1
+                        taken.add(band)
+                        yield state, column
             state = apply_action(state, choose_action(state, "careful", rng), record=False).state
-        seed += 1
 
 
 def pulled(state, column, hand) -> tuple[bool, object]:
@@ -98,9 +112,11 @@ def main(pairs: int = 200) -> int:
     under_ten = []
     placements = {"gentle": [], "hurried": [], "middle": [], "edge": []}
     failures = {"gentle": [], "hurried": [], "middle": [], "edge": []}
+    sampled = 0
     for state, column in sample_states(pairs):
+        sampled += 1
         load = villa.column_load(state.rules, column)
-        band = next(name for low, high, name in BANDS if low <= load < high)
+        band = band_of(load)
         careful, holding = pulled(state, column, CAREFUL)
         careless, _ = pulled(state, column, CARELESS)
         rows[band]["careful"].append(careful)
@@ -133,7 +149,9 @@ def main(pairs: int = 200) -> int:
                     continue
                 placements[how].append(collapsed)
                 failures[how].append(failed)
-    print(f"Pulls from {pairs} states sampled from careful self-play (seeds from {FIRST_SEED}):")
+    print(f"Pulls from {sampled} states sampled from careful self-play (seeds from {FIRST_SEED}),")
+    shares = zip(BANDS, BAND_SHARES, strict=True)
+    print("each load band its share: " + ", ".join(f"{n} {s:.0%}" for (_, _, n), s in shares))
     print(f"{'load band':<12} {'careful (50 mm/s, 0.97)':<26} {'careless (400 mm/s, 0.5)':<26}")
     for _, _, name in BANDS:
         print(f"{name:<12} {rate(rows[name]['careful']):<26} {rate(rows[name]['careless']):<26}")

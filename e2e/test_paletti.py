@@ -747,8 +747,10 @@ def test_the_column_list_names_every_column_level_by_level(seeded_server, page):
 
 
 def collapse_by_pulling(seeded_server, page):
-    """Blue resting on pink's column 15 alone left of its centre of mass: pulling it brings
-    the villa down. Returns the pull's answer (state and frames)."""
+    """Blue resting on pink's column 15 alone left of its centre of mass: pulling it
+    quickly, with one hand, brings the villa down (a gentle pull, blue steadied with the
+    other hand, would be caught and put back). Returns the pull's answer (state and
+    frames)."""
     from paletti.tests.setups import lopsided_setup
 
     state = play_pink(seeded_server, page, lopsided_setup(15))
@@ -767,7 +769,7 @@ def collapse_by_pulling(seeded_server, page):
         }"""
     )
     with page.expect_response(lambda r: "/actions/" in r.url) as answer:
-        page.get_by_role("button", name="Pull it out gently").click()
+        page.get_by_role("button", name="Pull it out quickly").click()
     assert state["columns"][15]["x"] < state["platforms"][0]["x"]
     return answer.value.json()
 

@@ -326,9 +326,16 @@ _EVENT_TEXTS = {
         else _("%(column)s came to rest on another column: the build is given up.")
     )
     % {"column": describe_column(p.get("column")).capitalize()},
-    "pull_failed": lambda p, who, names: _(
-        "%(column)s moved another column on its way out, and one may not move the other "
-        "columns: the build has failed and it goes back."
+    "pull_failed": lambda p, who, names: (
+        _(
+            "%(column)s came clear, but the platform above settled onto the hand steadying "
+            "it: the build is interrupted and it goes back."
+        )
+        if p.get("problem") == "caught"
+        else _(
+            "%(column)s moved another column on its way out, and one may not move the other "
+            "columns: the build has failed and it goes back."
+        )
     )
     % {"column": describe_column(p.get("column")).capitalize()},
     "passed": lambda p, who, names: _("%(name)s passes rather than ask for a new platform.")

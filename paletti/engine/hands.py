@@ -63,6 +63,15 @@ GRIP_FORCE = 3.0e6
 # carries, times care squared, care = (steadiness - 0.5) / 0.5 clipped to 0-1 (estimate: a
 # careful builder's fingertips hold the board nearly still; a hurried one uses one hand).
 STEADYING = 0.6
+# What the steadying fingers hold (g) when a column the villa cannot stand without comes
+# out and what it bore settles onto them, times care squared and the hand's firmness at
+# that moment (a factor drawn for each pull: log-normal, median 1, spread HOLD_SPREAD).
+# Estimate: a careful builder's fingertips keep a board still under about the weight of a
+# platform and two columns; how firmly they happen to rest on it varies from one pull to
+# the next by about half that either way. More than that, and the platform sinks and tips
+# before the builder can react.
+HOLD = 100.0
+HOLD_SPREAD = 0.5
 # The pulled column is lifted away once its trailing edge is this far past the platform
 # above (mm).
 PULL_CLEARANCE = 2.0
@@ -85,24 +94,27 @@ class Gesture:
 @dataclass(frozen=True)
 class Chance:
     """The hand's dice for one action: where it grips (-1 below .. 1 above the middle),
-    the phases of its jerks and waver, and the placement's unit errors (aim across and in
-    depth, tilt)."""
+    the phases of its jerks and waver, the placement's unit errors (aim across and in
+    depth, tilt), and how firmly the steadying fingers rest on the platform (a factor,
+    median 1)."""
 
     grip: float
     phases: tuple[float, float, float]
     aim: tuple[float, float]
     tilt: float
+    firmness: float = 1.0
 
     @classmethod
     def draw(cls, rng: random.Random) -> "Chance":
         grip = rng.uniform(-1.0, 1.0)
         phases = (rng.uniform(0, math.tau), rng.uniform(0, math.tau), rng.uniform(0, math.tau))
         aim = (rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0))
-        return cls(grip, phases, aim, rng.gauss(0.0, 1.0))
+        tilt = rng.gauss(0.0, 1.0)
+        return cls(grip, phases, aim, tilt, math.exp(HOLD_SPREAD * rng.gauss(0.0, 1.0)))
 
 
 # What a bot looking ahead assumes of its own hand: a grip halfway off-centre, an average
-# waver, a placement on its aim.
+# waver, a placement on its aim, fingers as firm as usual.
 FORESEEN = Chance(0.5, (0.0, 0.0, 0.0), (0.0, 0.0), 0.0)
 
 
@@ -145,6 +157,13 @@ def steadying_force(gesture: Gesture, carried_mass: float) -> float:
     """Most force (g mm/s2) the second hand holds the platform above with (rule 1)."""
     care = min(1.0, max(0.0, (gesture.steadiness - 0.5) / 0.5))
     return STEADYING * care**2 * carried_mass * 9810.0
+
+
+def hold_capacity(gesture: Gesture, chance: Chance) -> float:
+    """How much (g) the steadying fingers hold when a platform settles onto them (rule 1):
+    none for a hurried builder, who pulls with one hand."""
+    care = min(1.0, max(0.0, (gesture.steadiness - 0.5) / 0.5))
+    return HOLD * care**2 * chance.firmness
 
 
 def placement_error(gesture: Gesture, chance: Chance) -> tuple[float, float, float]:

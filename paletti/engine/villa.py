@@ -24,6 +24,7 @@ from .hands import (
     Chance,
     Gesture,
     grip_offset,
+    hold_capacity,
     placement_error,
     pull_path,
     spread,
@@ -171,6 +172,9 @@ class Outcome:
     fell_alone: bool = False
     # The columns a pull moved on its way out while the villa stood (they are put back).
     knocked: list = field(default_factory=list)
+    # A pull the builder interrupted: the platform above came to rest on the steadying
+    # hand, so the column was pushed back under it (everything is back in its place).
+    caught: bool = False
 
 
 # -- frames ---------------------------------------------------------------------------
@@ -632,11 +636,21 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
     steady.max_force = steadying_force(gesture, total)
     scene.space.add(hand, pin, steady)
     duration, path = pull_path(gesture, chance, distance)
-    state = {"out": False, "t_out": None, "met": None, "stopped": False}
+    # Whether the steadying fingers will hold the platform if the villa cannot stand
+    # without the column, once its top leaves the platform.
+    catches = _steadying_hand_holds(rules, column_id, gesture, chance)
+    state = {"out": False, "t_out": None, "met": None, "stopped": False, "caught": False}
+    rest_y, rest_angle, half_board = platform_body.position.y, platform_body.angle, (hi - lo) / 2
+
+    def settling() -> bool:
+        # The platform's edge has gone down by what the fingers feel (FELT_MOVE).
+        drop = rest_y - platform_body.position.y
+        return drop + abs(platform_body.angle - rest_angle) * half_board > FELT_MOVE
+
     way = {column_key(c["id"]): (plane.along(c["x"], c["z"]), start_y) for c in in_the_way}
 
     def drive(t: float, dt: float) -> bool:
-        if state["out"] or state["stopped"]:
+        if state["out"] or state["stopped"] or state["caught"]:
             return False
         if state["met"] is None:
             for body_key, (s0, y0) in way.items():
@@ -648,6 +662,18 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
             # The hand felt the neighbour move and stops; it lets go of the column.
             scene.space.remove(pin, hand, steady)
             state["stopped"] = True
+            return False
+        if catches and (path(t)[0] >= distance - PULL_CLEARANCE or settling()):
+            # The column's top leaves the platform, or the platform starts to settle as
+            # the column slides from under it: it comes onto the steadying fingers, which
+            # hold it; the builder holds the column still too and pushes it back under
+            # (the caller finds everything back in its place).
+            steady.max_force = math.inf
+            scene.space.add(
+                pymunk.RotaryLimitJoint(scene.space.static_body, platform_body, 0.0, 0.0)
+            )
+            hand.velocity = (0.0, 0.0)
+            state["caught"] = True
             return False
         if t >= duration:
             scene.space.remove(pin, hand, steady)
@@ -670,6 +696,10 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
     run = scene.run(duration + SETTLE_TIME, record=record, watch=watch, drive=drive)
     group = {platform_key(index): members}
     frames = _frames_from(run, plane, group, places, 0.0) if record else []
+    if state["caught"] and not run.collapsed:
+        # Rule 1 asks the platforms back in their places, and an interrupted build puts
+        # the column back where it was taken: nothing has moved.
+        return Outcome(frames=frames, steps=run.steps, caught=True)
     if record and state["t_out"] is not None:
         t_out = round(state["t_out"] + FRAME_STEPS * STEP, 3)
         frames.append({"t": t_out, "poses": {key: None}, "side": {key: None}})
@@ -711,6 +741,19 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
                 piece["x"], piece["z"] = x, z
         out.knocked = knocked
     return out
+
+
+def _steadying_hand_holds(rules: dict, column_id: int, gesture: Gesture, chance: Chance) -> bool:
+    """Whether the builder's second hand, steadying the platform above (rule 1 of the
+    French record), holds it as the column comes clear though the villa cannot stand
+    without the column (3-D statics): what the column bore then comes onto the fingers,
+    and they hold it if it is no more than they can (`hands.hold_capacity`). A builder who
+    feels the platform settle onto the hand interrupts the build, as the French record
+    allows at any moment ("le joueur peut, à tout moment, interrompre sa tentative"): the
+    column goes back and is locked. Otherwise the platform tips: the villa falls."""
+    if analyse(rules, without={column_id}).stands:
+        return False
+    return column_load(rules, column_id) <= hold_capacity(gesture, chance)
 
 
 # A hand that feels a neighbour move (by FELT_MOVE mm) stops after a person's reaction

@@ -9,7 +9,7 @@ import math
 import random
 
 from paletti.engine import apply_action, choose_action, new_match, villa
-from paletti.engine.hands import Gesture, spread, steadying_force
+from paletti.engine.hands import Chance, Gesture, hold_capacity, spread, steadying_force
 
 CAREFUL = {"speed": 40, "steadiness": 0.97}
 CARELESS = {"speed": 400, "steadiness": 0.5}
@@ -150,3 +150,50 @@ def test_the_bots_draw_out_only_columns_with_a_free_way_out_by_eye():
                 seen += 1
         state = apply_action(state, action, record=False).state
     assert seen >= 10
+
+
+def _needed_column(seeds, most: float):
+    """From careful self-play: the first state at the start of a build where a column the
+    builder may touch bears at most `most` g and the villa cannot stand without it."""
+    for seed in seeds:
+        state = new_match(seed, 2 + seed % 3)
+        rng = random.Random(f"{seed}:needed")
+        while state.rules["phase"] != "over" and state.rules["actions"] < 300:
+            rules = state.rules
+            if rules["phase"] == "move" and rules["context"] == "turn":
+                for action in _touches(state):
+                    column = action["column"]
+                    load = villa.column_load(rules, column)
+                    if load <= most and not villa.analyse(rules, without={column}).stands:
+                        return state, column
+            state = apply_action(state, choose_action(state, "careful", rng), record=False).state
+    return None, None
+
+
+def test_a_careful_builder_feels_the_platform_settle_and_puts_a_needed_column_back():
+    # The villa cannot stand without this column. A careful builder, steadying the platform
+    # with the other hand (rule 1), feels it settle onto the fingers as the column comes
+    # clear and interrupts the build: nothing falls, the column goes back and is locked. A
+    # hurried builder pulls with one hand: the platform tips and the villa falls.
+    state, column = _needed_column(range(4_000, 4_040), most=30.0)
+    assert column is not None
+    before = _places(state.rules)
+    touched = apply_action(state, {"type": "touch", "column": column}).state
+    careful = apply_action(touched, {"type": "pull", "column": column, **CAREFUL})
+    failed = [e for e in careful.events if e["code"] == "pull_failed"]
+    assert failed and failed[0]["problem"] == "caught", [e["code"] for e in careful.events]
+    assert careful.state.rules["collapse"] is None
+    assert _places(careful.state.rules) == before
+    assert careful.state.rules["columns"][column]["locked"] is True
+    careless = apply_action(touched, {"type": "pull", "column": column, **CARELESS})
+    assert careless.state.rules["collapse"] is not None
+
+
+def test_the_steadying_fingers_hold_less_the_less_care_and_nothing_one_handed():
+    firm = Chance(0.0, (0.0, 0.0, 0.0), (0.0, 0.0), 0.0)
+    held = [hold_capacity(Gesture(60, s), firm) for s in (0.5, 0.7, 0.9, 0.97)]
+    assert held[0] == 0.0
+    assert held == sorted(held) and held[1] > 0.0
+    # How firmly the fingers happen to rest varies from one pull to the next.
+    firmness = {Chance.draw(random.Random(k)).firmness for k in range(50)}
+    assert min(firmness) < 0.8 < 1.25 < max(firmness)

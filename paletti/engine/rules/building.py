@@ -108,6 +108,20 @@ def _do_pull(ctx: Context, seat: int, action: dict) -> None:
     if collapse:
         _collapse_event(rules, collapse, seat, ctx.events)
         return
+    if outcome.caught:
+        # The platform came to rest on the steadying hand as the column came clear: the
+        # builder interrupted the build (villa.pull), and the column goes back, locked.
+        ctx.events.append(
+            _event(
+                "pull_failed",
+                "The platform settled onto the steadying hand as the column came out: the "
+                "build is interrupted.",
+                column=column_id,
+                problem="caught",
+            )
+        )
+        _give_up_build(ctx, seat, column_id, rules.holding)
+        return
     if outcome.knocked:
         # Rule 6 of the French record: one may not move the other columns. The villa
         # stands; what moved was put back (villa.pull), and the build has failed.
