@@ -1,24 +1,25 @@
 """Villa Paletti engine benchmark: run `.venv/bin/python bench/engine_bench.py` from the root.
 
 What is compared (#19 point 7, target <= 1.3): a motion stepped through the engine against
-the same motion stepped with plain pymunk, for a pull and a placement, each with the
-frames the page draws (a player's action) and without (the bots' looks ahead, self-play).
-The engine side is what the engine does each step: `Scene.run` (driving the hand,
-stepping, reading the poses, checking for a collapse every frame, the still test,
-recording the poses) and `villa._frames_from` (the frames as the page draws them), summed
-over every motion of the action. The plain side is a pymunk user's loop over a copy of the
-very space the engine built (taken just before its first step): the same bodies, shapes
-and joints, the hand's velocity set each frame to what the engine set it to, the column
-removed when the hand had it out, the same number of steps, then every body's position
-and angle read. The bench checks that both sides end with the same poses, bit for bit:
-the same motion. Building the space from the villa, and the 3-D statics before and after,
-are in neither side: the whole action's time is printed beside the ratio, the statics'
-below it.
+the same motion stepped with plain pymunk, for a pull and a placement, each with the frames
+the page draws (a player's action) and without (the bots' looks ahead, self-play). The
+engine side is what the engine does each step: `Scene.run` (driving the hand, stepping,
+reading the poses, checking for a collapse every frame, the still test, recording the
+poses), summed over every motion of the action. The frames the page draws are then built
+from the recorded poses (`villa._frames_from`: every piece a body carries, in 3-D, rounded,
+only what changed); they are timed too and printed as a second ratio, beside the first. The
+plain side is a pymunk user's loop over a copy of the very space the engine built (taken
+just before its first step): the same bodies, shapes and joints, the hand's velocity set
+each frame to what the engine set it to, the column removed when the hand had it out, the
+same number of steps, then every body's position and angle read. The bench checks that both
+sides end with the same poses, bit for bit: the same motion. Building the space from the
+villa, and the 3-D statics before and after, are in neither side: the whole action's time
+is printed beside the ratio, the statics' below it.
 
 Timing: CPU time of this process (`time.process_time`), so that time spent waiting for a
 core on a shared machine is not counted; the engine and the plain rounds alternate (which
-goes first too), and each side's figure is the fastest of its rounds (noise only ever adds
-time, as timeit advises). Garbage collection stays on for both sides.
+goes first too), and each side's figure is the fastest of its 50 rounds (noise only ever
+adds time, as timeit advises). Garbage collection stays on for both sides.
 """
 
 import copy
@@ -42,7 +43,7 @@ from paletti.engine import (  # noqa: E402
 )
 from paletti.engine.hands import Chance, Gesture  # noqa: E402
 
-ROUNDS = 30
+ROUNDS = 50
 TARGET_RATIO = 1.3
 clock = time.process_time
 
@@ -141,64 +142,70 @@ def _plain(captured: Motion) -> tuple[float, bool]:
     return seconds, all(poses.get(body) == pose for body, pose in ends)
 
 
-def _engine(action) -> tuple[float, float]:
-    """(CPU seconds in the engine's stepping path, CPU seconds of the whole action)."""
-    spent = [0.0]
+def _engine(action) -> tuple[float, float, float]:
+    """CPU seconds of the engine's motion (`Scene.run`), of the page's frames built from it
+    (`villa._frames_from`), and of the whole action."""
+    spent = {"run": 0.0, "frames": 0.0}
     real_run, real_frames = motion.Scene.run, villa._frames_from
 
-    def run(*args, **kwargs):
-        start = clock()
-        result = real_run(*args, **kwargs)
-        spent[0] += clock() - start
-        return result
+    def timed(part, real):
+        def call(*args, **kwargs):
+            start = clock()
+            result = real(*args, **kwargs)
+            spent[part] += clock() - start
+            return result
 
-    def frames_from(*args, **kwargs):
-        start = clock()
-        result = real_frames(*args, **kwargs)
-        spent[0] += clock() - start
-        return result
+        return call
 
-    motion.Scene.run, villa._frames_from = run, frames_from
+    motion.Scene.run = timed("run", real_run)
+    villa._frames_from = timed("frames", real_frames)
     try:
         start = clock()
         action()
         whole = clock() - start
     finally:
         motion.Scene.run, villa._frames_from = real_run, real_frames
-    return spent[0], whole
+    return spent["run"], spent["frames"], whole
 
 
-def _compare(label: str, make_action) -> float:
+def _compare(label: str, make_action) -> tuple[float, float]:
+    """(ratio of the motion, ratio with the page's frames) against plain pymunk."""
     motions = _capture(make_action())
     steps = sum(m.steps for m in motions)
-    engine_times, plain_times, whole_times = [], [], []
+    runs, with_frames, frames, plains, wholes = [], [], [], [], []
     same = True
     for round_ in range(ROUNDS):
         action = make_action()
         sides = ["engine", "plain"] if round_ % 2 == 0 else ["plain", "engine"]
         for side in sides:
             if side == "engine":
-                stepping, whole = _engine(action)
-                engine_times.append(stepping)
-                whole_times.append(whole)
+                run, built, whole = _engine(action)
+                runs.append(run)
+                frames.append(built)
+                with_frames.append(run + built)
+                wholes.append(whole)
             else:
                 seconds = 0.0
                 for captured in motions:
                     spent, ends_equal = _plain(captured)
                     seconds += spent
                     same = same and ends_equal
-                plain_times.append(seconds)
-    engine, plain = min(engine_times), min(plain_times)
-    ratio = engine / plain
+                plains.append(seconds)
+    run, plain = min(runs), min(plains)
+    ratio, framed = run / plain, min(with_frames) / plain
+    drawn = (
+        f"; the page's frames {min(frames) * 1000:.2f} ms more: {framed:.2f}"
+        if min(frames) > 0
+        else ""
+    )
     print(
-        f"{label}: engine {engine * 1000:.2f} ms, plain pymunk {plain * 1000:.2f} ms "
-        f"for {steps} steps in {len(motions)} motion(s): ratio {ratio:.2f} "
-        f"(same end poses: {'yes' if same else 'NO'}; the whole action "
-        f"{min(whole_times) * 1000:.2f} ms)"
+        f"{label}: engine {run * 1000:.2f} ms, plain pymunk {plain * 1000:.2f} ms for {steps} "
+        f"steps in {len(motions)} motion(s): ratio {ratio:.2f}{drawn} (same end poses: "
+        f"{'yes' if same else 'NO'}; the whole action {min(wholes) * 1000:.2f} ms)"
     )
     if not same:
         raise SystemExit("the plain side did not reproduce the engine's motion")
-    return ratio
+    return ratio, framed
 
 
 def main() -> None:
@@ -230,9 +237,13 @@ def main() -> None:
 
         ratios.append(_compare(f"pull (load {loads[column]:.0f} g), {how}", pull_action))
         ratios.append(_compare(f"placement, {how}", place_action))
-    worst = max(ratios)
+    worst = max(ratio for ratio, _ in ratios)
+    framed = max(framed for _, framed in ratios)
     verdict = "met" if worst <= TARGET_RATIO else "NOT met"
-    print(f"worst ratio {worst:.2f} (target <= {TARGET_RATIO}): {verdict}")
+    print(
+        f"worst ratio {worst:.2f} (target <= {TARGET_RATIO}): {verdict}; "
+        f"with the page's frames {framed:.2f}: {'met' if framed <= TARGET_RATIO else 'NOT met'}"
+    )
     start = clock()
     for _ in range(200):
         load(snapshot(state))
