@@ -17,11 +17,9 @@ The threaded space is not deterministic: the plain one is used.
 """
 
 import math
-import threading
 from dataclasses import dataclass, field
 
 import pymunk
-import pymunk.batch
 
 GRAVITY = 9810.0  # mm/s2
 STEP = 1.0 / 240.0
@@ -47,26 +45,6 @@ DRAWN = 1 << 12
 IN_THE_WAY = 1 << 13
 # Columns set on columns (red): the n-th of a stack collides with the one below it.
 STACK_BITS = 8
-# What a run reads of every body after each frame, in one call (pymunk.batch, public but
-# marked experimental: pymunk is pinned in requirements.txt): per body its id, and six
-# numbers, position x and y, angle, velocity x and y, angular velocity.
-BODY_FIELDS = (
-    pymunk.batch.BodyFields.BODY_ID
-    | pymunk.batch.BodyFields.POSITION
-    | pymunk.batch.BodyFields.ANGLE
-    | pymunk.batch.BodyFields.VELOCITY
-    | pymunk.batch.BodyFields.ANGULAR_VELOCITY
-)
-BODY_NUMBERS = 6
-# A pymunk.batch.Buffer holds C arrays it never frees: one per thread, reused by its runs.
-_buffers = threading.local()
-
-
-def _buffer() -> pymunk.batch.Buffer:
-    buffer = getattr(_buffers, "buffer", None)
-    if buffer is None:
-        buffer = _buffers.buffer = pymunk.batch.Buffer()
-    return buffer
 
 
 def stack_category(depth: int) -> int:
@@ -262,76 +240,46 @@ class Scene:
         """Step until every body is still, or a collapse has been seen and the pieces lie
         still, or `max_time` has passed. `drive(t, dt) -> bool` moves a hand each frame;
         while it returns True the villa is not still. `watch`: the bodies checked for a
-        collapse (all by default).
-
-        This loop is the engine's cost over plain pymunk stepping (bench/engine_bench.py):
-        what does not change from frame to frame (which bodies are shown, watched, tested
-        for stillness) is worked out once, and again only when the hand removes a body."""
+        collapse (all by default)."""
         run = Run()
-        bodies = self.bodies
-        starts = {key: self.pose(key) for key in bodies}
+        starts = {key: self.pose(key) for key in self.bodies}
         for key, start in starts.items():
             self.floor.setdefault(key, start[1] - 0.3 * 60.0)
-        watch = set(bodies) if watch is None else watch
+        watch = set(self.bodies) if watch is None else watch
         if record:
             run.frames.append((0.0, dict(starts)))
         centres = {key: self.centre_of_mass(key) for key in self.tracked}
-        tilts, excursions = run.tilts, run.excursions
-        space, step = self.space, self.space.step
-        buffer = _buffer()
-        read = pymunk.batch.get_space_bodies
         quiet = 0.0
         steps = 0
         limit = int(round(max_time / STEP))
         driving = drive is not None
-        order = shown = checks = dynamic = followed = None
         while steps < limit:
             if driving:
                 driving = drive(steps * STEP, FRAME_STEPS * STEP)
             for _ in range(FRAME_STEPS):
-                step(STEP)
+                self.space.step(STEP)
             steps += FRAME_STEPS
-            buffer.clear()
-            read(space, BODY_FIELDS, buffer)
-            ids = memoryview(buffer.int_buf()).cast("P").tolist()
-            if ids != order:
-                # Where each body's numbers are: the same from frame to frame until the
-                # hand removes a body. Poses in the order of `bodies`: every body's when
-                # frames are kept, else those a collapse is judged on.
-                order = ids
-                slot = {body_id: i * BODY_NUMBERS for i, body_id in enumerate(ids)}
-                shown = [
-                    (key, slot[body.id]) for key, body in bodies.items() if record or key in watch
-                ]
-                checks = self._checks(watch)
-                followed = [
-                    (key, start, slot[bodies[key].id], bodies[key], bodies[key].center_of_gravity)
-                    for key, start in centres.items()
-                    if key in bodies
-                ]
-                dynamic = [
-                    (slot[body.id], self.pieces[key].half_width)
-                    for key, body in bodies.items()
-                    if body.body_type == pymunk.Body.DYNAMIC
-                ]
-            numbers = memoryview(buffer.float_buf()).cast("d").tolist()
-            poses = {key: (numbers[i], numbers[i + 1], numbers[i + 2]) for key, i in shown}
+            # Every body's pose when frames are kept; else those a collapse is judged on.
+            shown = self.bodies if record else [key for key in watch if key in self.bodies]
+            poses = {key: self.pose(key) for key in shown}
             if record:
                 run.frames.append((steps * STEP, poses))
-            for key, start, i, body, centre in followed:
-                turned = numbers[i + 2] - starts[key][2]
-                least, most = tilts.get(key, (turned, turned))
-                tilts[key] = (min(least, turned), max(most, turned))
+            for key, start in centres.items():
+                if key not in self.bodies:
+                    continue
+                turned = self.bodies[key].angle - starts[key][2]
+                least, most = run.tilts.get(key, (turned, turned))
+                run.tilts[key] = (min(least, turned), max(most, turned))
                 if self.tracking:
-                    moved = body.local_to_world(centre).x - start
-                    low, high, _ = excursions.get(key, (moved, moved, moved))
-                    excursions[key] = (min(low, moved), max(high, moved), moved)
+                    moved = self.centre_of_mass(key) - start
+                    low, high, _ = run.excursions.get(key, (moved, moved, moved))
+                    run.excursions[key] = (min(low, moved), max(high, moved), moved)
             if not run.collapsed:
-                failure = self._first_failure(poses, checks)
+                failure = self._failure(poses, watch)
                 if failure is not None:
                     run.collapsed = True
                     run.reason, run.piece, run.sign = failure
-                    for key, body in bodies.items():
+                    for key, body in self.bodies.items():
                         pose = self.pose(key)
                         run.tracks[key] = Track(
                             starts.get(key, pose),
@@ -343,23 +291,18 @@ class Scene:
                     limit = min(limit, steps + int(round(4.0 / STEP)))
                     quiet = 0.0
                     continue
-            still = not driving
-            if still:
-                for i, half_width in dynamic:
-                    vx, vy = numbers[i + 3], numbers[i + 4]
-                    # As Vec2d.length computes it.
-                    if not (
-                        math.sqrt(vx**2 + vy**2) < STILL_SPEED
-                        and abs(numbers[i + 5]) * half_width < STILL_SPEED
-                    ):
-                        still = False
-                        break
+            still = not driving and all(
+                body.velocity.length < STILL_SPEED
+                and abs(body.angular_velocity) * self.pieces[key].half_width < STILL_SPEED
+                for key, body in self.bodies.items()
+                if body.body_type == pymunk.Body.DYNAMIC
+            )
             quiet = quiet + FRAME_STEPS * STEP if still else 0.0
             if quiet >= STILL_TIME:
                 break
         run.steps = steps
         run.time = steps * STEP
-        final = {key: self.pose(key) for key in bodies}
+        final = {key: self.pose(key) for key in self.bodies}
         for key, pose in final.items():
             track = run.tracks.get(key)
             if track is None:
@@ -375,34 +318,23 @@ class Scene:
 
     def _failure(self, poses: dict, watch: set[str]):
         """The first sign of a collapse among `watch` in these poses: (reason, key, sign)."""
-        return self._first_failure(poses, self._checks(watch))
-
-    def _checks(self, watch: set[str]) -> list:
-        """What a collapse is judged on, per watched body in a fixed order: (key, whether
-        it is a column, where it started along the plane, the height it may not drop
-        below)."""
-        return [
-            (key, self.pieces[key].column, self.pieces[key].s, self.floor.get(key, -math.inf))
-            for key in sorted(watch)
-            if key in self.pieces
-        ]
-
-    def _first_failure(self, poses: dict, checks: list):
         base_from, base_to, base_top = self.base
-        for key, column, start_s, floor in checks:
-            pose = poses.get(key)
-            if pose is None:
+        for key in sorted(watch):
+            if key not in poses:
                 continue
-            s, y, angle = pose
-            if s < base_from or s > base_to or y < base_top:
-                return "left_base", key, 1.0 if s >= start_s else -1.0
+            s, y, angle = poses[key]
+            piece = self.pieces[key]
+            start_s = piece.s
+            sign = 1.0 if s >= start_s else -1.0
             tilt = abs(math.remainder(angle, math.tau))
-            if column:
+            if s < base_from or s > base_to or y < base_top:
+                return "left_base", key, sign
+            if piece.column:
                 if tilt > MAX_COLUMN_TILT:
                     return "column_fell", key, math.copysign(1.0, angle) * -1.0
             else:
                 if tilt > MAX_PLATFORM_TILT:
                     return "platform_tilted", key, math.copysign(1.0, angle) * -1.0
-                if y < floor:
-                    return "platform_dropped", key, 1.0 if s >= start_s else -1.0
+                if y < self.floor.get(key, -math.inf):
+                    return "platform_dropped", key, sign
         return None

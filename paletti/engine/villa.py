@@ -185,53 +185,39 @@ def _frames_from(run, plane: Plane, members: dict, rules_pieces: dict, t0: float
     [x, y, angle] and its side pose [z, y, angle].
 
     `members`: body key -> [(piece key, s, y)] of pieces that move rigidly with it (the
-    body itself among them). `rules_pieces`: piece key -> its (x, z) at the start.
-
-    Run for every frame of every recorded motion (bench/engine_bench.py times it with the
-    stepping): what a piece needs is looked up once, and q() is written out."""
+    body itself among them). `rules_pieces`: piece key -> its (x, z) at the start."""
     frames = []
     last: dict = {}
     seen: dict = {}
-    groups: dict = {}
     dx, dz = plane.dx, plane.dz
-    tracks = run.tracks
     for t, poses in run.frames:
         front, side = {}, {}
-        for body_key, pose in poses.items():
-            s, y, angle = pose
+        for body_key, (s, y, angle) in poses.items():
             # A body that has not moved by a drawn amount moves none of its pieces.
             drawn = (round(s * POS_SCALE), round(y * POS_SCALE), round(angle * ANGLE_SCALE))
             if seen.get(body_key) == drawn:
                 continue
             seen[body_key] = drawn
-            track = tracks.get(body_key)
-            start_s, start_y, start_angle = track.start if track is not None else pose
-            a_front = round(angle * dx * ANGLE_SCALE) / ANGLE_SCALE
-            a_side = round(angle * dz * ANGLE_SCALE) / ANGLE_SCALE
-            group = groups.get(body_key)
-            if group is None:
-                group = groups[body_key] = [
-                    (key, s0, y0, *rules_pieces[key])
-                    for key, s0, y0 in members.get(body_key, [(body_key, None, None)])
-                ]
-            c = n = None
-            for key, s0, y0, x0, z0 in group:
+            group = members.get(body_key, [(body_key, None, None)])
+            start = run.tracks[body_key].start if body_key in run.tracks else (s, y, angle)
+            c, n = math.cos(angle - start[2]), math.sin(angle - start[2])
+            a_front = q(angle * dx, ANGLE_SCALE)
+            a_side = q(angle * dz, ANGLE_SCALE)
+            for key, s0, y0 in group:
                 if s0 is None:
-                    y1, shift = y, s - start_s
+                    s1, y1, shift = s, y, s - start[0]
                 else:
-                    if c is None:
-                        c, n = math.cos(angle - start_angle), math.sin(angle - start_angle)
-                    rs, ry = s0 - start_s, y0 - start_y
+                    rs, ry = s0 - start[0], y0 - start[1]
                     s1, y1 = s + rs * c - ry * n, y + rs * n + ry * c
                     shift = s1 - s0
-                y1 = round(y1 * POS_SCALE) / POS_SCALE
-                x1 = round((x0 + shift * dx) * POS_SCALE) / POS_SCALE
-                z1 = round((z0 + shift * dz) * POS_SCALE) / POS_SCALE
-                now = (x1, y1, a_front, z1, a_side)
-                if last.get(key) != now:
-                    front[key] = [x1, y1, a_front]
-                    side[key] = [z1, y1, a_side]
-                    last[key] = now
+                x0, z0 = rules_pieces[key]
+                y1 = q(y1, POS_SCALE)
+                pose_f = [q(x0 + shift * dx, POS_SCALE), y1, a_front]
+                pose_s = [q(z0 + shift * dz, POS_SCALE), y1, a_side]
+                if last.get(key) != (pose_f, pose_s):
+                    front[key] = pose_f
+                    side[key] = pose_s
+                    last[key] = (pose_f, pose_s)
         if front or not frames:
             frames.append({"t": round(t0 + t, 3), "poses": front, "side": side})
     return frames
