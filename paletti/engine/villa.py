@@ -30,7 +30,7 @@ from .hands import (
     spread,
     steadying_force,
 )
-from .motion import FRAME_STEPS, STEP, Piece, Plane, Scene
+from .motion import COLLISION_SLOP, FRAME_STEPS, STEP, Piece, Plane, Scene
 from .pieces import (
     BASE_LENGTH,
     BASE_THICKNESS,
@@ -895,7 +895,12 @@ def _tipping_way(rules: dict, top: int, ox: float, oz: float) -> tuple[float, fl
     loaded centre to the nearest edge of the hull of its supports (the way its margin is
     measured), or, if it has none, from its centre through the spot (ox, oz) a column is
     set at."""
-    interface = next((i for i in analyse(rules).interfaces if i.piece == platform_key(top)), None)
+    # Only the top platform, its supports and what stands on it decide its interface.
+    columns, platforms = pieces_of(rules)
+    columns = [c for c in columns if c.level in (top, top + 1)]
+    platforms = [p for p in platforms if p.index == top]
+    interfaces = statics.analyse(columns, platforms).interfaces
+    interface = next((i for i in interfaces if i.piece == platform_key(top)), None)
     if interface is not None and interface.direction is not None:
         return interface.direction
     if interface is not None and len(interface.region) >= 3:
@@ -1046,13 +1051,26 @@ def _jolted(
     of its supports' hull in 3-D (see `settle_after`, "rocked"), though the villa stands
     where the motion left it; else None (a villa that does not stand there is left to the
     statics, as after any placement)."""
-    rocked = _rocking(run, plane, platform_key(top))
-    if not rocked or not analyse(rules).stands:
+    key = platform_key(top)
+    # A swing within pymunk's contact slop is not a motion of the platform.
+    swings = [s for s in _rocking(run, plane, key).get(key, []) if math.hypot(*s) > COLLISION_SLOP]
+    if not swings:
         return None
+    stability = analyse(rules)
+    interface = next((i for i in stability.interfaces if i.piece == key), None)
+    if not stability.stands or interface is None:
+        return None
+    past = [
+        (dx, dz)
+        for dx, dz in swings
+        if math.hypot(dx, dz) >= interface.margin and interface.margin_if_moved(dx, dz) < 0
+    ]
+    if not past:
+        return None
+    length = math.hypot(*past[0])
+    way = (past[0][0] / length, past[0][1] / length)
     t_end = frames[-1]["t"] if frames else t0
-    out = settle_after(rules, record=record, t0=t_end, rocked=rocked)
-    if out.collapse is None:
-        return None
+    out = fall(rules, record=record, t0=t_end, swing=(key, way))
     out.frames = frames + out.frames
     out.steps += run.steps
     return out
