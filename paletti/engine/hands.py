@@ -21,8 +21,10 @@ unsteadiness, as a person's aim does (the faster a movement, the larger its spre
 - **Placement.** The column is set down at the aimed spot, off by a small error, tilted by a
   small angle, at a downward speed: a hurried, unsteady hand misses its spot further and
   sets the column down harder and more askew, so it can rock, skid or fall over, and jolt
-  the platform it lands on. The French record forbids steadying then (rule 2): nothing holds
-  the platforms.
+  the platform it lands on: the hand does not stop the instant the column touches, and its
+  own momentum goes into the platform through the column (HAND_MASS). Struck outside the
+  hull of its supports, a platform near its balance tips. The French record forbids
+  steadying then (rule 2): nothing holds the platforms.
 
 Every random part is drawn from a generator seeded by the match and the action's number, so
 the same action on the same villa always gives the same result. Every amplitude below is
@@ -81,6 +83,18 @@ PULL_CLEARANCE = 2.0
 PLACE_AIM = 1.5
 PLACE_TILT = math.radians(3.0)
 PLACE_SPEED_SCALE = 100.0
+# The hand does not stop the instant the column touches: the fingers and hand that carry it
+# down meet what it lands on with it, and their momentum goes into the platform through the
+# column until the hand has stopped; then it lets go. Effective mass of the hand behind the
+# fingertips (g): an estimate between the fingers alone (20-30 g) and a whole hand (about
+# 400 g for an adult, 0.6 % of the body); the fingers hold the column with at most
+# GRIP_FORCE, and slip beyond it. A hurried hand (400 mm/s) brings 0.1 kg x 0.4 m/s = 0.04
+# N s: against a platform and its load of 100-300 g, struck outside the hull of its
+# supports, enough to tip one whose loaded centre lies a few millimetres inside that hull.
+# A gentle one (40 mm/s) brings a tenth of the momentum and a hundredth of the energy. A
+# column alone (5.6-16 g) at 0.4 m/s brings 2-6 g m/s and turns such a platform by a
+# fraction of a degree: without the hand, hurried and gentle placements tipped alike.
+HAND_MASS = 100.0
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ import pymunk
 from . import statics
 from .hands import (
     GRIP_FORCE,
+    HAND_MASS,
     PULL_CLEARANCE,
     Chance,
     Gesture,
@@ -30,7 +31,7 @@ from .hands import (
     spread,
     steadying_force,
 )
-from .motion import FRAME_STEPS, STEP, Piece, Plane, Scene
+from .motion import COLLISION_SLOP, FRAME_STEPS, STEP, Piece, Plane, Scene
 from .pieces import (
     BASE_LENGTH,
     BASE_THICKNESS,
@@ -895,6 +896,74 @@ def _lift_frames(key: str, x: float, z: float, y: float) -> list:
 # -- a placement ---------------------------------------------------------------------------
 
 
+# The setting hand has stopped (and lets go) once its speed is below this fraction of the
+# speed it set the column down with.
+STOPPED = 0.1
+
+
+def _weightless(body, gravity, damping, dt) -> None:
+    """A hand's velocity update: the arm bears its own weight."""
+    pymunk.Body.update_velocity(body, (0.0, 0.0), damping, dt)
+
+
+def _setting_hand(scene: Scene, column: pymunk.Body, speed: float):
+    """The hand setting a column down (hands.py, HAND_MASS): a body of the hand's effective
+    mass, weightless, pinned to the column's middle with the fingers' grip and moving with
+    it; it follows through into what the column lands on and lets go once it has stopped,
+    or when the builder feels the landing (a reaction time after it). Returns the run's
+    `drive`, or None for a column let go at rest."""
+    if speed <= 0.0:
+        return None
+    hand = pymunk.Body(HAND_MASS, math.inf)
+    hand.position = column.position
+    hand.velocity = column.velocity
+    hand.velocity_func = _weightless
+    pin = pymunk.PivotJoint(hand, column, column.position)
+    pin.max_force = GRIP_FORCE
+    scene.space.add(hand, pin)
+    held = [True]
+
+    def drive(t: float, dt: float) -> bool:
+        stopped = t > 0.0 and hand.velocity.length < STOPPED * speed
+        if held[0] and (stopped or t >= REACTION_TIME):
+            scene.space.remove(pin, hand)
+            held[0] = False
+        return held[0]
+
+    return drive
+
+
+def _tipping_way(rules: dict, top: int, ox: float, oz: float) -> tuple[float, float]:
+    """The unit way (dx, dz) platform `top` would tip, with everything on it: from its
+    loaded centre to the nearest edge of the hull of its supports (the way its margin is
+    measured), or, if it has none, from its centre through the spot (ox, oz) a column is
+    set at."""
+    # Only the top platform, its supports and what stands on it decide its interface.
+    columns, platforms = pieces_of(rules)
+    columns = [c for c in columns if c.level in (top, top + 1)]
+    platforms = [p for p in platforms if p.index == top]
+    interfaces = statics.analyse(columns, platforms).interfaces
+    interface = next((i for i in interfaces if i.piece == platform_key(top)), None)
+    if interface is not None and interface.direction is not None:
+        return interface.direction
+    if interface is not None and len(interface.region) >= 3:
+        cx, cz = interface.centre
+        region = interface.region
+        nearest, best = None, math.inf
+        for a, b in zip(region, region[1:] + region[:1], strict=True):
+            ax, az = b[0] - a[0], b[1] - a[1]
+            length2 = ax * ax + az * az
+            t = ((cx - a[0]) * ax + (cz - a[1]) * az) / length2 if length2 else 0.0
+            t = max(0.0, min(1.0, t))
+            px, pz = a[0] + t * ax - cx, a[1] + t * az - cz
+            if px * px + pz * pz < best:
+                nearest, best = (px, pz), px * px + pz * pz
+        if best > 1e-12:
+            return nearest[0] / math.sqrt(best), nearest[1] / math.sqrt(best)
+    length = math.hypot(ox, oz)
+    return (ox / length, oz / length) if length > 1.0 else (1.0, 0.0)
+
+
 def place(
     rules: dict,
     column_id: int,
@@ -918,10 +987,10 @@ def place(
     z = platform["z"] + z_local + err_z
     column.update(where="platform", level=rules["laid"], x=x, z=z, on=on)
     places = _rest_places(rules)
-    # The plane: from the platform's centre through the spot (where the load goes).
-    ox, oz = x - platform["x"], z - platform["z"]
-    length = math.hypot(ox, oz)
-    dx, dz = (ox / length, oz / length) if length > 1.0 else (1.0, 0.0)
+    # The plane: the way the top platform would tip with the column on it, across the edge
+    # of its supports' hull nearest its loaded centre. There the plane's supports end where
+    # the 3-D hull does, so a jolt can tip the platform as it would tip the wooden one.
+    dx, dz = _tipping_way(rules, top, x - platform["x"], z - platform["z"])
     plane = Plane(platform["x"], platform["z"], dx, dz)
     base_from, base_to = _square_extent(plane, 0.0, 0.0, HALF_BASE)
     scene = Scene(base_from, base_to, BASE_TOP)
@@ -973,7 +1042,7 @@ def place(
         scene.add(_column_piece(rules, plane, c, stack_depth=_stack_depth(rules, c)))
     y = column_bottom(rules, column) + COLUMN_HEIGHT / 2 + DROP_GAP
     key = column_key(column_id)
-    scene.add(
+    body = scene.add(
         Piece(
             key,
             plane.along(x, z),
@@ -987,15 +1056,24 @@ def place(
             velocity=(gesture.speed * math.sin(tilt), -gesture.speed * math.cos(tilt)),
         )
     )
+    drive = _setting_hand(scene, body, gesture.speed)
     watch = set(scene.bodies)
-    run = scene.run(SETTLE_TIME, record=record, watch=watch)
+    # How far the jolt swings the platform's loaded centre is followed (`_jolted`).
+    scene.tracked = {platform_key(top)}
+    run = scene.run(SETTLE_TIME, record=record, watch=watch, drive=drive)
     frames = _frames_from(run, plane, {platform_key(top): members}, places, t0) if record else []
     moved = supports + stack + [column]
     if run.collapsed and run.piece == key:
         final = {k: t.end for k, t in run.tracks.items()}
         if scene._failure(final, set(scene.bodies) - {key}) is None:
             # Only the column came down, off the villa or lying on the platform: the villa
-            # stands. The caller treats it as a failed build.
+            # stands, unless its fall swung the platform past its balance. Otherwise the
+            # caller treats it as a failed build.
+            column["where"] = "hand"
+            out = _jolted(rules, run, plane, top, frames, record=record, t0=t0)
+            if out is not None:
+                return out
+            column["where"] = "platform"
             return Outcome(frames, run.steps, fell_alone=True)
     if run.collapsed:
         _apply_planar(rules, run, plane, platform_key(top), members, moved)
@@ -1005,5 +1083,37 @@ def place(
         out.steps += run.steps
         return out
     _apply_planar(rules, run, plane, platform_key(top), members, moved)
-    out = Outcome(frames, run.steps)
+    out = _jolted(rules, run, plane, top, frames, record=record, t0=t0)
+    return out if out is not None else Outcome(frames, run.steps)
+
+
+def _jolted(
+    rules: dict, run, plane: Plane, top: int, frames: list, *, record: bool, t0: float
+) -> Outcome | None:
+    """The collapse, if the set-down swung the top platform's loaded centre past the edge
+    of its supports' hull in 3-D (see `settle_after`, "rocked"), though the villa stands
+    where the motion left it; else None (a villa that does not stand there is left to the
+    statics, as after any placement)."""
+    key = platform_key(top)
+    # A swing within pymunk's contact slop is not a motion of the platform.
+    swings = [s for s in _rocking(run, plane, key).get(key, []) if math.hypot(*s) > COLLISION_SLOP]
+    if not swings:
+        return None
+    stability = analyse(rules)
+    interface = next((i for i in stability.interfaces if i.piece == key), None)
+    if not stability.stands or interface is None:
+        return None
+    past = [
+        (dx, dz)
+        for dx, dz in swings
+        if math.hypot(dx, dz) >= interface.margin and interface.margin_if_moved(dx, dz) < 0
+    ]
+    if not past:
+        return None
+    length = math.hypot(*past[0])
+    way = (past[0][0] / length, past[0][1] / length)
+    t_end = frames[-1]["t"] if frames else t0
+    out = fall(rules, record=record, t0=t_end, swing=(key, way))
+    out.frames = frames + out.frames
+    out.steps += run.steps
     return out

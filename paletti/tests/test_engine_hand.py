@@ -2,17 +2,20 @@
 as far as it wavers, so a fast unsteady hand meets neighbours a slow steady one passes; a
 hand that feels a neighbour move stops after a person's reaction time, and a build that
 moved another column has failed (rule 6 of the French record); the second hand (rule 1)
-is used in proportion to care; a platform tilted under a load leans the load."""
+is used in proportion to care; a platform tilted under a load leans the load; a hand that
+sets a column down hard strikes the platform with its own momentum."""
 
 import copy
 import math
 import random
 
-from paletti.engine import apply_action, choose_action, new_match, villa
+from paletti.engine import COLUMNS, apply_action, choose_action, new_match, villa
 from paletti.engine.hands import Chance, Gesture, hold_capacity, spread, steadying_force
 
 CAREFUL = {"speed": 40, "steadiness": 0.97}
 CARELESS = {"speed": 400, "steadiness": 0.5}
+GENTLE = {"speed": 40, "steadiness": 0.97}
+HURRIED = {"speed": 400, "steadiness": 0.5}
 
 
 def _places(rules: dict) -> dict:
@@ -197,3 +200,44 @@ def test_the_steadying_fingers_hold_less_the_less_care_and_nothing_one_handed():
     # How firmly the fingers happen to rest varies from one pull to the next.
     firmness = {Chance.draw(random.Random(k)).firmness for k in range(50)}
     assert min(firmness) < 0.8 < 1.25 < max(firmness)
+
+
+def _blue_on_four(edge: float, held: int) -> dict:
+    """Blue alone on four thick columns whose hull ends `edge` mm right of its middle (its
+    loaded centre lies a few millimetres inside that edge once a column stands at its
+    right edge); column `held` in the hand, every other column out of the game."""
+    rules = copy.deepcopy(new_match(7, 4).rules)
+    thick = [c.id for c in COLUMNS if c.width > 20]
+    right = edge - villa.radius(thick[0])
+    feet = dict(zip(thick, [(-60.0, -60.0), (-60.0, 60.0), (right, -60.0), (right, 60.0)]))
+    for column in rules["columns"]:
+        if column["id"] in feet:
+            x, z = feet[column["id"]]
+            column.update(where="base", level=0, on=None, x=x, z=z)
+        else:
+            column.update(where="out")
+    rules["columns"][held].update(where="hand")
+    villa.sync_rest(rules)
+    return rules
+
+
+def test_a_hurried_placement_tips_a_marginal_platform_a_gentle_one_does_not():
+    # Blue stands on four columns; a thin column set at its right edge, 80 mm outside their
+    # hull, leaves its loaded centre 3 mm inside it: it stands. Set down gently, the hand's
+    # small momentum is taken by the supports; set down hard at the same spot (the same
+    # dice: on its aim, upright), the hand's momentum strikes the overhang and tips blue.
+    thin = next(c.id for c in COLUMNS if c.width < 14)
+    spot = Chance(0.0, (0.0, 0.0, 0.0), (0.0, 0.0), 0.0)
+    outcomes = {}
+    for name, hand in (("gentle", GENTLE), ("hurried", HURRIED)):
+        rules = _blue_on_four(6.0, thin)
+        gesture = Gesture(hand["speed"], hand["steadiness"])
+        outcome = villa.place(rules, thin, 85.0, 0.0, None, gesture, spot, record=False)
+        outcomes[name] = outcome.collapse
+        if name == "gentle":
+            blue = next(i for i in villa.analyse(rules).interfaces if i.piece == "p0")
+            assert 0.0 < blue.margin < 5.0, blue.margin
+            assert not outcome.fell_alone
+    assert outcomes["gentle"] is None
+    assert outcomes["hurried"] is not None
+    assert outcomes["hurried"]["direction"] == "right"
