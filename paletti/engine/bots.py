@@ -388,11 +388,13 @@ class _Careful:
         return any(self.may_still_score(s) for s in others)
 
     def bolder(self) -> float:
-        """The risk the bot takes rather than end its turn without building. The holder
-        takes none beyond its usual (a turn without building keeps the seal); before the
-        race the others may use up their moves first; but when a turn without building
-        would end the game, won by another or by nobody, and when behind in the race (the
-        holder will end it by passing), it pulls up to CLAIM_AVERSION times bolder."""
+        """The most risk the bot takes rather than end its turn without building. The
+        holder takes no more than usual (a turn without building keeps the seal). Before
+        the race a pull scores nothing: with two players (a claim is cheap) it takes only
+        PRE_RACE of its usual risk and lets the other use up their moves. But when a turn
+        without building could let the game end, won by another or by nobody
+        (others_may_end), and when the race is on and it does not hold the seal (the
+        holder would end the game by passing), it pulls up to CLAIM_AVERSION times bolder."""
         accept = self.accepted()
         if self.holds_seal():
             return accept
