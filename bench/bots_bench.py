@@ -25,9 +25,11 @@ def percentile(values: list, q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def record(matches: int) -> tuple[int, int, int]:
-    """(careful wins, easy wins, no winner) over `matches` two-player matches."""
+def record(matches: int) -> tuple[int, int, int, dict]:
+    """(careful wins, easy wins, no winner, why nobody won: outcome and end, counted) over
+    `matches` two-player matches."""
     careful = easy = nobody = 0
+    why: dict[str, int] = {}
     for k in range(matches):
         seed = FIRST_SEED + k
         levels = ("careful", "easy") if k % 2 == 0 else ("easy", "careful")
@@ -39,11 +41,13 @@ def record(matches: int) -> tuple[int, int, int]:
         winner = state.rules.winner
         if winner is None:
             nobody += 1
+            reason = f"{state.rules.outcome} ({state.rules.end_reason})"
+            why[reason] = why.get(reason, 0) + 1
         elif levels[winner] == "careful":
             careful += 1
         else:
             easy += 1
-    return careful, easy, nobody
+    return careful, easy, nobody, dict(sorted(why.items()))
 
 
 def requests(matches: int) -> tuple[list, list]:
@@ -71,10 +75,12 @@ def requests(matches: int) -> tuple[list, list]:
 
 
 def main(matches: int = 40) -> None:
-    careful, easy, nobody = record(matches)
+    careful, easy, nobody, why = record(matches)
     share = careful / matches
     print(f"careful against easy, {matches} two-player matches, seats alternating:")
     print(f"  careful won {careful}, easy won {easy}, no winner {nobody}: {share:.0%}")
+    if why:
+        print("  no winner: " + ", ".join(f"{reason} {n}" for reason, n in why.items()))
     print("  (target: the careful bot wins >= 70 %)")
     per_request, per_decision = requests(max(4, matches // 4))
     for name, values, target in (

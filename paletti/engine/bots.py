@@ -15,7 +15,16 @@ import random
 from . import villa
 from .hands import Gesture, spread
 from .pieces import COLUMNS, PLATFORM_LENGTHS
-from .rules import IllegalAction, State, apply_action, legal_actions, placement_candidates
+from .rules import (
+    IllegalAction,
+    State,
+    apply_action,
+    in_area,
+    legal_actions,
+    placement_area,
+    placement_candidates,
+)
+from .rules.state import SEAL_START_LEVEL
 
 LEVELS = ("easy", "careful")
 # The careful bot thinks in simulations, not seconds, so that its choice depends only on
@@ -47,6 +56,11 @@ PROTEST_HOPE = 1.6
 # platform, and that first column takes the seal (French record). Before claiming, the bot
 # accepts this much more risk for a pull (estimate, tuned in self-play).
 CLAIM_AVERSION = 2.0
+# Before the race, a pull scores nothing. Where a claim can cost nothing (two players: the
+# only one who may protest builds next and would place the first column on a platform the
+# bot laid), it pulls only what looks this fraction of what it would otherwise accept
+# risky, and lets the other use up their moves (estimate, tuned against the easy bot).
+PRE_RACE = 0.3
 # Easy bot: a column bearing more than this (g) makes it nervous enough to abort sometimes.
 EASY_NERVOUS_LOAD = 60.0
 EASY_ABORT_CHANCE = 0.3
@@ -57,6 +71,8 @@ EASY_PASS_CHANCE = 0.3
 CAREFUL_PULLS = 8
 CAREFUL_PLACES = 10
 CAREFUL_LAYS = 5
+# How finely (mm) the careful bot looks over the top platform for room for a column.
+ROOM_GRID = 5.0
 # The bots' hands (estimates): ranges their gestures are drawn from, per decision.
 HANDS = {
     "easy": {
@@ -132,6 +148,12 @@ def _places(state: State, actions: list[dict]) -> list[dict]:
     return out
 
 
+def _grid(low: float, high: float, step: float) -> list[float]:
+    """Points every `step` from low to high, both ends included."""
+    count = max(1, math.ceil((high - low) / step))
+    return [low + (high - low) * k / count for k in range(count + 1)]
+
+
 def _central(actions: list[dict], rng: random.Random, spread: float) -> dict:
     """Pick among the actions whose x is near the centre, as a steady hand would."""
     ranked = sorted(actions, key=lambda a: abs(a["x"]))
@@ -195,6 +217,7 @@ class _Careful:
         self.rng = rng
         self.hand = hand
         self.simulations = 0
+        self.room: dict[float, bool] = {}
 
     def time_left(self) -> bool:
         """Whether the bot may still weigh another move."""
@@ -279,21 +302,18 @@ class _Careful:
             return self.choose_colour()
         if phase == "move":
             touches = _of_type(actions, "touch")
-            best, _ = self.safest_touch(self.state, touches)
-            if best is not None:
-                return best
-            asks = _of_type(actions, "ask_platform")
-            if asks:
-                bolder, _ = self.safest_touch(self.state, touches, self.accepted() * CLAIM_AVERSION)
-                if bolder is not None:
-                    return bolder
-            if asks and not (touches == [] and self.keeps_seal_by_passing()):
-                return asks[0]
-            if _of_type(actions, "pass"):
-                return _of_type(actions, "pass")[0]
-            # Nothing is safe: touch the lightest-looking column and put it back (an abort
-            # only costs the column, a collapse costs the game).
-            return touches[0] if touches else actions[0]
+            if rules.context != "turn":
+                # Proving a protest: a column must be moved (or put back).
+                best, _ = self.safest_touch(self.state, touches)
+                return best or touches[0]
+            if touches and self.wants_to_build():
+                limit = self.bolder()
+                best, _ = self.safest_touch(self.state, touches, min(limit, self.accepted()))
+                if best is None and limit > self.accepted():
+                    best, _ = self.safest_touch(self.state, touches, limit)
+                if best is not None:
+                    return best
+            return self.without_building(touches)
         if phase == "touched":
             column_id = rules.touched
             risk = self.pull_risk_from_touched(column_id)
@@ -307,34 +327,143 @@ class _Careful:
             return self.best_removal()
         if phase == "lay":
             lays = _of_type(actions, "lay_platform")
-            return self.best_of(lays, CAREFUL_LAYS) if lays else _of_type(actions, "pass")[0]
+            if lays and self.lays():
+                return self.best_of(lays, CAREFUL_LAYS)
+            return _of_type(actions, "pass")[0]
         return actions[0]
 
-    def keeps_seal_by_passing(self) -> bool:
-        """A seal holder gains nothing from a new platform: it resets the count, and the
-        first column on it, which the claimant may not place, takes the seal."""
-        return self.state.rules.seal.holder == self.state.rules.to_act
+    # The seal, as a person weighs it (French record: only the top level scores; whoever
+    # lays a platform may not place on it, so the first column on it, another player's,
+    # takes the seal; a round of passes ends the game and the holder wins; whoever brings
+    # the villa down hands the win to the previous holder).
+
+    def holds_seal(self, seat: int | None = None) -> bool:
+        rules = self.state.rules
+        seat = rules.to_act if seat is None else seat
+        return rules.seal.started and rules.seal.holder == seat
+
+    def round_would_end(self) -> bool:
+        """Whether a turn without building now would complete a round of passes: the game
+        would end, won by the seal holder (nobody before the race)."""
+        rules = self.state.rules
+        return not rules.built and rules.passes + 1 >= len(rules.seats)
+
+    def may_still_score(self, seat: int, neutral: bool = False) -> bool:
+        """Whether `seat` could still put a column of theirs (or, with `neutral`, a neutral
+        one) on the top platform: one not locked, below the top level, with room for it on
+        the top seen in 2-D (room_on_top)."""
+        rules = self.state.rules
+        if rules.platforms[rules.laid - 1].laid_by == seat:
+            return False
+        colours = set(rules.seats[seat].colours)
+        if neutral and rules.neutral is not None:
+            colours.add(rules.neutral)
+        by_width = {}
+        for column in rules.columns:
+            if column.colour in colours and column.where in ("base", "platform"):
+                if column.level < rules.laid and not column.locked:
+                    by_width.setdefault(COLUMNS[column.id].width, column.id)
+        return any(self.room_on_top(column_id) for column_id in by_width.values())
+
+    def room_on_top(self, column_id: int) -> bool:
+        """Whether a column fits anywhere on the top platform: a point of its 2-D placement
+        area (legal_actions' area, sampled every ROOM_GRID mm across and in depth)."""
+        rules = self.state.rules
+        width = COLUMNS[column_id].width
+        if width not in self.room:
+            area = placement_area(rules, column_id)
+            (low, high), (z_low, z_high) = area["x"], area["z"]
+            xs = _grid(low, high, ROOM_GRID)
+            zs = _grid(z_low, z_high, ROOM_GRID)
+            self.room[width] = any(in_area(area, x, z) for z in zs for x in xs)
+        return self.room[width]
+
+    def wants_to_build(self) -> bool:
+        """A seal holder whom nobody can catch has nothing to gain from a pull: every pull
+        risks the villa, and a fall would hand the game to the previous holder."""
+        rules = self.state.rules
+        if not self.holds_seal():
+            return True
+        others = [s for s in range(len(rules.seats)) if s != rules.to_act]
+        return any(self.may_still_score(s) for s in others)
+
+    def bolder(self) -> float:
+        """The most risk the bot takes rather than end its turn without building. The
+        holder takes no more than usual (a turn without building keeps the seal). Before
+        the race a pull scores nothing: with two players (a claim is cheap) it takes only
+        PRE_RACE of its usual risk and lets the other use up their moves. But when a turn
+        without building could let the game end, won by another or by nobody
+        (others_may_end), and when the race is on and it does not hold the seal (the
+        holder would end the game by passing), it pulls up to CLAIM_AVERSION times bolder."""
+        accept = self.accepted()
+        if self.holds_seal():
+            return accept
+        if not self.race_on_top() and not self.others_may_end():
+            return accept * (PRE_RACE if self.claim_is_cheap() else 1.0)
+        return accept * CLAIM_AVERSION
+
+    def claim_is_cheap(self) -> bool:
+        """Whether nobody but the next builder may answer a claim (two players): the next
+        builder gains from a laid platform, so a claim is unlikely to meet a protest."""
+        return len(self.state.rules.seats) == 2
+
+    def race_on_top(self) -> bool:
+        """Whether a column placed on the top platform now counts for the seal."""
+        rules = self.state.rules
+        return rules.laid >= SEAL_START_LEVEL[rules.options.seal_start]
+
+    def others_may_end(self) -> bool:
+        """Whether a turn without building now lets the game end without anyone building
+        again: it completes a round of passes, or no other player can still build (they
+        may pass in turn)."""
+        if self.round_would_end():
+            return True
+        rules = self.state.rules
+        others = [s for s in range(len(rules.seats)) if s != rules.to_act]
+        return not any(self.may_still_score(s, neutral=True) for s in others)
+
+    def without_building(self, touches: list[dict]) -> dict:
+        """End the turn without building: pass if allowed, else claim (and then not lay,
+        lays()). If that would end the game, won by another or by nobody, claim: the
+        platform can then be laid and the game goes on."""
+        actions = self.actions
+        passes = _of_type(actions, "pass")
+        asks = _of_type(actions, "ask_platform")
+        if passes and (self.holds_seal() or not self.round_would_end() or not asks):
+            return passes[0]
+        if asks:
+            return asks[0]
+        # Nothing is safe and nothing else is allowed: touch the lightest-looking column and
+        # put it back (an abort only costs the column, a collapse costs the game).
+        return touches[0] if touches else actions[0]
+
+    def lays(self) -> bool:
+        """Whether to lay the platform after an unchallenged claim. Whoever lays it may not
+        place on it, and the next builder's first column takes the seal: the bot lays only
+        when not laying would end the game (a round of passes) won by another or nobody."""
+        return not self.holds_seal() and self.round_would_end()
 
     def pull_risk_from_touched(self, column_id: int) -> float:
         return self.pull_risk(self.state, column_id) * SECOND_LOOK
 
     def choose_colour(self) -> dict:
+        """Two players: the colour whose safest pull looks least risky; or a claim when no
+        pull is worth it (wants_to_build, bolder)."""
         choices = _of_type(self.actions, "choose_colour")
         claim = _of_type(self.actions, "ask_platform")
-        # Rather than hand the seal away by a claim, it accepts more risk (CLAIM_AVERSION).
-        for accept in (self.accepted(), self.accepted() * CLAIM_AVERSION):
-            best, best_score = None, float("-inf")
-            for action in choices:
-                after, _ = self.outcome(self.state, action)
-                if after is None:
-                    continue
-                touches = _of_type(legal_actions(after), "touch")
-                touch, risk = self.safest_touch(after, touches, accept)
-                score = -risk if touch is not None else float("-inf")
-                if best is None or score > best_score:
-                    best, best_score = action, score
-            if best_score > float("-inf") or not claim:
-                break
+        if claim and not self.wants_to_build():
+            return claim[0]
+        bolder = self.bolder()
+        best, best_score = None, float("-inf")
+        for action in choices:
+            after, _ = self.outcome(self.state, action)
+            if after is None:
+                continue
+            touches = _of_type(legal_actions(after), "touch")
+            touch, risk = self.safest_touch(after, touches, bolder)
+            score = -risk if touch is not None else float("-inf")
+            if best is None or score > best_score:
+                best, best_score = action, score
         if best_score == float("-inf") and claim:
             return claim[0]
         return best or choices[0]
@@ -428,11 +557,16 @@ class _Careful:
         decline = _of_type(self.actions, "decline")[0]
         if not protest:
             return decline
+        rules = self.state.rules
+        claim = rules.claim
+        if rules.phase == "claim" and (claim.claimant + 1) % len(rules.seats) == rules.to_act:
+            # If the claim stands, the claimant lays the platform and may not place on it:
+            # the bot builds next, and its first column there takes the seal.
+            return decline
         protesting, _ = self.outcome(self.state, protest[0])
         if protesting is None:
             return decline
         touches = _of_type(legal_actions(protesting), "touch")
-        rules = self.state.rules
         # Holding the seal, a fall while proving the point would hand the game to the
         # previous holder: only a safe proof is worth it then.
         holds = rules.seal.holder == rules.to_act

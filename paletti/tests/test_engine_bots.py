@@ -10,9 +10,12 @@ from paletti.engine import bots, choose_action
 
 @pytest.fixture
 def claimed(table):
-    """Three builds on blue, then a claim: the next player may protest or decline."""
+    """Three builds on blue, then a claim, let stand by the next player (who builds next
+    and would take the seal with the first column on the laid platform:
+    test_engine_bot_seal.py): the player after may protest or decline."""
     table.three_on_blue()
     table.act(type="ask_platform")
+    table.act(type="decline")
     return table
 
 
