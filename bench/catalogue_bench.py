@@ -20,10 +20,12 @@ side's, migrated by the after code). Run from the repository root:
    before), text p95 large ÷ small <= 3.
 2. Under load: gunicorn (2 sync workers, production settings) on 127.0.0.1 for each side
    on the small catalogue, with a bare JsonResponse view in the same server as the
-   baseline; each target is loaded for ``--seconds`` by 4 keep-alive client threads right
-   after the bare view on the same server, the two sides taking each target in turn in an
-   order that changes every round; medians of ``--rounds``. Targets (after): list page
-   >= 0.15x the bare view uncached and >= 0.5x from the cache, API list >= 0.4x.
+   baseline; each target is loaded for ``--seconds`` by 4 keep-alive client threads in
+   ``--slices`` turns with the bare view on the same server, the two sides taking each
+   target in turn in an order that changes every round; medians of ``--rounds``. Targets
+   (after): list page >= 0.15x the bare view uncached and >= 0.5x from the cache, API
+   list >= 0.4x. This part runs on SQLite too: ``--skip-search`` with ``sqlite:///…``
+   URLs for ``--small-before`` and ``--small`` (the large catalogues are not needed).
 
 ``--prepare`` builds the before side's databases with the before code (migrate, seed
 games, ``generate_catalogue``) and the after side's as copies migrated by this code.
@@ -224,7 +226,8 @@ def start_gunicorn(tree, database_url, port):
 
 
 def load(port, path, seconds, headers=None, threads=4):
-    """Requests per second on 127.0.0.1 by keep-alive clients stopping after ``seconds``."""
+    """Requests answered on 127.0.0.1 by keep-alive clients stopping after ``seconds``,
+    and the time they took."""
     counts = [0] * threads
     errors = []
     deadline = time.monotonic() + seconds
@@ -249,7 +252,7 @@ def load(port, path, seconds, headers=None, threads=4):
         thread.join()
     if errors:
         raise RuntimeError(f"{path}: HTTP {errors[0]}")
-    return sum(counts) / (time.monotonic() - started)
+    return sum(counts), time.monotonic() - started
 
 
 TARGETS = {
@@ -260,13 +263,28 @@ TARGETS = {
 }
 
 
-def run_load(sides, seconds, rounds):
+def interleaved(port, path, seconds, headers, slices):
+    """The target's rate ÷ the bare view's, the two loaded in turn in ``slices`` slices
+    each (``seconds`` in all for each): on a shared machine the load of other work
+    changes within seconds, and a target measured after its baseline, each for the whole
+    time, read that change as theirs (one round's ratio 0.077 between two of 0.132)."""
+    counts = {"bare": [0, 0.0], "target": [0, 0.0]}
+    for _slice in range(slices):
+        for name, url, sent in (("bare", "/bench/bare/", None), ("target", path, headers)):
+            done, took = load(port, url, seconds / slices, sent)
+            counts[name][0] += done
+            counts[name][1] += took
+    bare = counts["bare"][0] / counts["bare"][1]
+    return bare, counts["target"][0] / counts["target"][1] / bare
+
+
+def run_load(sides, seconds, rounds, slices=1):
     """Each target's requests per second as a fraction of the bare view's on the same
     server, for each side (``{name: (tree, database URL)}``): the median over ``rounds``.
-    The servers run side by side (an idle one takes no CPU); each target is loaded right
-    after the bare view on the same server, and on one side right after the other, the
-    order of the sides changing each round: a slow spell of the machine then falls on a
-    target and its baseline, and on both sides."""
+    The servers run side by side (an idle one takes no CPU); each target is loaded in
+    turn with the bare view on the same server (``interleaved``), and on one side right
+    after the other, the order of the sides changing each round: a slow spell of the
+    machine then falls on a target and its baseline, and on both sides."""
     uncached = {"Cookie": "sessionid=bench-visitor-with-a-session"}  # bypasses the page cache
     servers = {}
     try:
@@ -282,10 +300,10 @@ def run_load(sides, seconds, rounds):
             for target, (path, bypass) in TARGETS.items():
                 for name in names:
                     port = servers[name][0]
-                    bare = load(port, "/bench/bare/", seconds)
+                    headers = uncached if bypass else None
+                    bare, ratio = interleaved(port, path, seconds, headers, slices)
                     measured[name]["bare"].append(bare)
-                    rate = load(port, path, seconds, uncached if bypass else None)
-                    measured[name][target].append(rate / bare)
+                    measured[name][target].append(ratio)
     finally:
         for _port, server in servers.values():
             os.killpg(server.pid, signal.SIGTERM)
@@ -338,6 +356,9 @@ def main():
     parser.add_argument("--prepare", action="store_true", help="build the databases first")
     parser.add_argument("--seconds", type=float, default=3, help="load per target and round")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of load (medians)")
+    parser.add_argument(
+        "--slices", type=int, default=6, help="turns of a target and the bare view per round"
+    )
     parser.add_argument("--skip-search", action="store_true", help="only the load part")
     parser.add_argument(
         "--search-rounds", type=int, default=2, help="in-process runs per side and size"
@@ -347,9 +368,11 @@ def main():
     if args.phase == "search":
         search_phase(args.database)
         return
-    needed = ("before", "small_before", "small", "large_before", "large")
+    needed = ("before", "small_before", "small")
+    if not args.skip_search or args.prepare:
+        needed += ("large_before", "large")
     if not all(getattr(args, name) for name in needed):
-        parser.error("--before, --small-before, --small, --large-before and --large are needed")
+        parser.error(f"needed: {', '.join('--' + name.replace('_', '-') for name in needed)}")
     if args.prepare:
         for size, games in (("small", 1000), ("large", args.large_games)):
             prepare(args.before, getattr(args, f"{size}_before"), games)
@@ -409,8 +432,9 @@ def report_search(args, sides):
 
 def report_load(args, sides):
     print(
-        f"\nUnder load, gunicorn 2 workers on 127.0.0.1, {args.seconds:.0f} s per target,"
-        f" median of {args.rounds} rounds, PostgreSQL, 1 000 games:"
+        f"\nUnder load, gunicorn 2 workers on 127.0.0.1, {args.seconds:.0f} s per target in"
+        f" {args.slices} turns with the bare view, median of {args.rounds} rounds,"
+        f" {urlparse(args.small).scheme or 'sqlite'}, 1 000 games:"
     )
     rates = run_load(
         {
@@ -419,6 +443,7 @@ def report_load(args, sides):
         },
         args.seconds,
         args.rounds,
+        args.slices,
     )
     targets = {"list uncached": 0.15, "list cached": 0.5, "API list": 0.4}
     for side, measured in rates.items():

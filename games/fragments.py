@@ -23,15 +23,19 @@ from django.utils.translation import get_language
 from .caching import CODE_VERSION, PAGE_TIMEOUT
 
 
-def _key(kind, version, detail) -> str:
-    parts = [kind, str(version), CODE_VERSION, get_language(), get_script_prefix(), detail]
-    return f"{kind}:" + hashlib.sha256("\n".join(parts).encode()).hexdigest()
+def _keys(kind, version, details) -> list[str]:
+    common = "\n".join([kind, str(version), CODE_VERSION, get_language(), get_script_prefix()])
+    return [
+        f"{kind}:" + hashlib.sha256(f"{common}\n{detail}".encode()).hexdigest()
+        for detail in details
+    ]
 
 
 def game_cards(game_ids, *, version: int, games_to_render) -> list[str]:
     """The rendered cards of these games, in this order. The games whose card is not
-    cached yet are read from ``games_to_render`` (a queryset with what a card shows)."""
-    keys = {pk: _key("card", version, str(pk)) for pk in game_ids}
+    cached yet are read from ``games_to_render()`` (a queryset with what a card shows),
+    built only then."""
+    keys = dict(zip(game_ids, _keys("card", version, map(str, game_ids)), strict=True))
     cache = caches["pages"]
     cards = cache.get_many(list(keys.values()))
     missing = [pk for pk, key in keys.items() if key not in cards]
@@ -39,7 +43,7 @@ def game_cards(game_ids, *, version: int, games_to_render) -> list[str]:
         template = get_template("includes/game_card.html")
         fresh = {
             keys[game.pk]: template.render({"game": game})
-            for game in games_to_render.filter(pk__in=missing)
+            for game in games_to_render().filter(pk__in=missing)
         }
         cache.set_many(fresh, PAGE_TIMEOUT)
         cards.update(fresh)
@@ -49,7 +53,7 @@ def game_cards(game_ids, *, version: int, games_to_render) -> list[str]:
 def filter_fields(form, params, *, version: int) -> str:
     """The filter form's fields as rendered for these parameters (values and errors),
     keyed by the parameters as a URL encodes them: "age=8%26q%3DX" is not "age=8&q=X"."""
-    key = _key("filters", version, params.urlencode())
+    [key] = _keys("filters", version, [params.urlencode()])
     cache = caches["pages"]
     html = cache.get(key)
     if html is None:

@@ -64,7 +64,7 @@ def game_list(request):
             "cards": game_cards(
                 [game.pk for game in page.object_list],
                 version=version,
-                games_to_render=_listing_queryset(),
+                games_to_render=_listing_queryset,
             ),
             "count": page.paginator.count,
             "count_capped": page.paginator.count_capped,

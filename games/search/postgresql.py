@@ -99,7 +99,7 @@ def search(queryset, terms, folded, *, rank):
         return matching
     # A typo's matches have none of the words: how much their title looks like them.
     look_alike = TrigramStrictWordSimilarity(Value(folded), "search_title") if typo else None
-    return ranked(matching, terms, folded, matches=len(ids), look_alike=look_alike)
+    return ranked(matching, terms, folded, matches=len(ids), look_alike=look_alike, join=True)
 
 
 def _first_ids(found) -> list:

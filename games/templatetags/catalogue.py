@@ -3,6 +3,7 @@ from django.conf import settings
 from django.urls import reverse, translate_url
 from django.utils.html import format_html
 from django.utils.http import urlencode
+from django.utils.text import capfirst
 from django.utils.translation import get_language, get_language_info
 
 register = template.Library()
@@ -22,14 +23,15 @@ def _path_in_language(request, language_code):
 
 @register.simple_tag(takes_context=True)
 def page_in_languages(context):
-    """The current page in every language, as ``{"code", "name_local", "url"}``: the
-    head's alternates and the language switcher list them."""
+    """The current page in every language, as ``{"code", "name", "url"}`` (the language's
+    own name for itself, capitalised): the head's alternates and the language switcher
+    list them."""
     request = context["request"]
     query = f"?{request.GET.urlencode()}" if request.GET else ""
     return [
         {
             "code": code,
-            "name_local": get_language_info(code)["name_local"],
+            "name": capfirst(get_language_info(code)["name_local"]),
             "url": _path_in_language(request, code) + query,
         }
         for code, _name in settings.LANGUAGES
