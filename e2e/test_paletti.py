@@ -796,6 +796,24 @@ def test_a_collapse_is_animated_until_the_pieces_lie_still_and_all_stay_in_the_p
     screenshot(page, "paletti-collapsed")
 
 
+def test_a_gentle_pull_of_a_column_the_villa_needs_is_caught_and_put_back(seeded_server, page):
+    # The same villa as above, pulled gently: the builder's other hand steadies blue, feels
+    # it settle as the column comes clear, and puts the column back (rule 1 and the
+    # interrupted build); the page says so and the turn passes with the villa standing.
+    from paletti.tests.setups import lopsided_setup
+
+    play_pink(seeded_server, page, lopsided_setup(15))
+    page.locator(".column-choice[data-column='15']").click()
+    with page.expect_response(lambda r: "/actions/" in r.url) as answer:
+        page.get_by_role("button", name="Pull it out gently").click()
+    result = answer.value.json()
+    assert result["state"]["collapse"] is None, result["events"]
+    expect(page.locator("#narration")).to_contain_text("settled onto the hand steadying it")
+    settled(page)
+    expect(page.locator("#game-over")).to_be_hidden()
+    screenshot(page, "paletti-caught")
+
+
 def test_with_reduced_motion_the_collapse_shows_its_end_at_once(seeded_server, browser):
     context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     page = context.new_page()
