@@ -17,7 +17,9 @@ unsteadiness, as a person's aim does (the faster a movement, the larger its spre
 - **Steadying (rule 1 of the French record).** The builder may steady, even slightly lift,
   the platforms with the other hand while a column is pulled out. The second hand is used
   in proportion to care: a careful builder holds the platform still while drawing the
-  column out; a hurried one pulls with one hand.
+  column out, and if the villa turns out to need the column, feels the platform settle
+  onto the fingers and puts the column back (an interrupted build) as long as they can
+  hold what it bore; a hurried one pulls with one hand.
 - **Placement.** The column is set down at the aimed spot, off by a small error, tilted by a
   small angle, at a downward speed: a hurried, unsteady hand misses its spot further and
   sets the column down harder and more askew, so it can rock, skid or fall over, and jolt
@@ -167,17 +169,21 @@ def grip_offset(gesture: Gesture, chance: Chance) -> float:
     return GRIP_OFFSET * (1.0 - gesture.steadiness) * chance.grip
 
 
+def _care(gesture: Gesture) -> float:
+    """How much the builder uses the second hand: 0 at a steadiness of 0.5 or less (one
+    hand), 1 for a perfectly steady hand."""
+    return min(1.0, max(0.0, (gesture.steadiness - 0.5) / 0.5))
+
+
 def steadying_force(gesture: Gesture, carried_mass: float) -> float:
     """Most force (g mm/s2) the second hand holds the platform above with (rule 1)."""
-    care = min(1.0, max(0.0, (gesture.steadiness - 0.5) / 0.5))
-    return STEADYING * care**2 * carried_mass * 9810.0
+    return STEADYING * _care(gesture) ** 2 * carried_mass * 9810.0
 
 
 def hold_capacity(gesture: Gesture, chance: Chance) -> float:
     """How much (g) the steadying fingers hold when a platform settles onto them (rule 1):
     none for a hurried builder, who pulls with one hand."""
-    care = min(1.0, max(0.0, (gesture.steadiness - 0.5) / 0.5))
-    return HOLD * care**2 * chance.firmness
+    return HOLD * _care(gesture) ** 2 * chance.firmness
 
 
 def placement_error(gesture: Gesture, chance: Chance) -> tuple[float, float, float]:
