@@ -829,7 +829,7 @@ export function showClaimWarning(ask, box) {
 // stay written beside it. The bands are our estimates: a thick column weighs 16 g, the
 // blue platform 150 g, and a column under blue carries a share of it and of all above.
 export const LOAD_BANDS = [
-  { below: 1, level: "free", word: gettext("Nothing rests on it: safe to pull") },
+  { below: 1, level: "free", word: gettext("Nothing rests on it: pull it out gently") },
   { below: 40, level: "light", word: gettext("Light load") },
   { below: 100, level: "heavy", word: gettext("Heavy load: pull steadily") },
   { below: Infinity, level: "very-heavy", word: gettext("Very heavy load: risky!") },
