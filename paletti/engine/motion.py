@@ -253,15 +253,23 @@ class Scene:
         steps = 0
         limit = int(round(max_time / STEP))
         driving = drive is not None
+        # What is read each frame is fixed for the run, but for a body the hand takes away.
+        shown, present = self._shown(record, watch), len(self.bodies)
+        checked = sorted(watch)
+        movers = None
         while steps < limit:
             if driving:
                 driving = drive(steps * STEP, FRAME_STEPS * STEP)
+                if len(self.bodies) != present:
+                    shown, present = self._shown(record, watch), len(self.bodies)
             for _ in range(FRAME_STEPS):
                 self.space.step(STEP)
             steps += FRAME_STEPS
             # Every body's pose when frames are kept; else those a collapse is judged on.
-            shown = self.bodies if record else [key for key in watch if key in self.bodies]
-            poses = {key: self.pose(key) for key in shown}
+            poses = {}
+            for key, body in shown:
+                position = body.position
+                poses[key] = (position.x, position.y, body.angle)
             if record:
                 run.frames.append((steps * STEP, poses))
             for key, start in centres.items():
@@ -275,7 +283,7 @@ class Scene:
                     low, high, _ = run.excursions.get(key, (moved, moved, moved))
                     run.excursions[key] = (min(low, moved), max(high, moved), moved)
             if not run.collapsed:
-                failure = self._failure(poses, watch)
+                failure = self._failure(poses, checked)
                 if failure is not None:
                     run.collapsed = True
                     run.reason, run.piece, run.sign = failure
@@ -291,11 +299,20 @@ class Scene:
                     limit = min(limit, steps + int(round(4.0 / STEP)))
                     quiet = 0.0
                     continue
-            still = not driving and all(
+            if driving:
+                quiet = 0.0
+                continue
+            if movers is None:
+                # Once the hand has let go, no body comes or goes.
+                movers = [
+                    (body, self.pieces[key].half_width)
+                    for key, body in self.bodies.items()
+                    if body.body_type == pymunk.Body.DYNAMIC
+                ]
+            still = all(
                 body.velocity.length < STILL_SPEED
-                and abs(body.angular_velocity) * self.pieces[key].half_width < STILL_SPEED
-                for key, body in self.bodies.items()
-                if body.body_type == pymunk.Body.DYNAMIC
+                and abs(body.angular_velocity) * half_width < STILL_SPEED
+                for body, half_width in movers
             )
             quiet = quiet + FRAME_STEPS * STEP if still else 0.0
             if quiet >= STILL_TIME:
@@ -311,15 +328,22 @@ class Scene:
                 track.end = pose
         return run
 
+    def _shown(self, record: bool, watch: set[str]) -> list[tuple[str, pymunk.Body]]:
+        """The bodies whose poses a run reads each frame: all of them when frames are
+        kept, else those a collapse is judged on."""
+        keys = self.bodies if record else [key for key in watch if key in self.bodies]
+        return [(key, self.bodies[key]) for key in keys]
+
     def centre_of_mass(self, key: str) -> float:
         """Where a body's centre of mass is along the plane."""
         body = self.bodies[key]
         return body.local_to_world(body.center_of_gravity).x
 
-    def _failure(self, poses: dict, watch: set[str]):
-        """The first sign of a collapse among `watch` in these poses: (reason, key, sign)."""
+    def _failure(self, poses: dict, watch: list[str]):
+        """The first sign of a collapse among `watch` (in its order) in these poses:
+        (reason, key, sign)."""
         base_from, base_to, base_top = self.base
-        for key in sorted(watch):
+        for key in watch:
             if key not in poses:
                 continue
             s, y, angle = poses[key]

@@ -1065,7 +1065,7 @@ def place(
     moved = supports + stack + [column]
     if run.collapsed and run.piece == key:
         final = {k: t.end for k, t in run.tracks.items()}
-        if scene._failure(final, set(scene.bodies) - {key}) is None:
+        if scene._failure(final, sorted(set(scene.bodies) - {key})) is None:
             # Only the column came down, off the villa or lying on the platform: the villa
             # stands, unless its fall swung the platform past its balance. Otherwise the
             # caller treats it as a failed build.
