@@ -52,6 +52,13 @@ def stack_category(depth: int) -> int:
     return 1 << (2 + min(depth, STACK_BITS))
 
 
+def still_energy(body: pymunk.Body, half_width: float) -> float:
+    """A kinetic energy (m v² + I w², as pymunk gives it) below which a body is surely
+    still: its speed and the speed at the end of its longest arm are then both under
+    STILL_SPEED (the 0.99 leaves far more room than rounding could take)."""
+    return 0.99 * min(body.mass * STILL_SPEED**2, body.moment * (STILL_SPEED / half_width) ** 2)
+
+
 @dataclass
 class Piece:
     """A piece as a plane sees it: name, centre (s along the plane, y), half sizes along
@@ -304,15 +311,19 @@ class Scene:
                 continue
             if movers is None:
                 # Once the hand has let go, no body comes or goes.
-                movers = [
-                    (body, self.pieces[key].half_width)
-                    for key, body in self.bodies.items()
-                    if body.body_type == pymunk.Body.DYNAMIC
-                ]
+                movers = []
+                for key, body in self.bodies.items():
+                    if body.body_type == pymunk.Body.DYNAMIC:
+                        half_width = self.pieces[key].half_width
+                        movers.append((body, half_width, still_energy(body, half_width)))
+            # The kinetic energy, one read, settles most bodies; the speeds decide the rest.
             still = all(
-                body.velocity.length < STILL_SPEED
-                and abs(body.angular_velocity) * half_width < STILL_SPEED
-                for body, half_width in movers
+                body.kinetic_energy < energy
+                or (
+                    body.velocity.length < STILL_SPEED
+                    and abs(body.angular_velocity) * half_width < STILL_SPEED
+                )
+                for body, half_width, energy in movers
             )
             quiet = quiet + FRAME_STEPS * STEP if still else 0.0
             if quiet >= STILL_TIME:
