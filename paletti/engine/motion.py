@@ -255,7 +255,12 @@ class Scene:
         watch = set(self.bodies) if watch is None else watch
         if record:
             run.frames.append((0.0, dict(starts)))
-        centres = {key: self.centre_of_mass(key) for key in self.tracked}
+        # Per tracked body: where its centre of mass starts along the plane, and where it
+        # lies in the body (which the run does not change).
+        centres = {
+            key: (self.centre_of_mass(key), self.bodies[key].center_of_gravity)
+            for key in self.tracked
+        }
         quiet = 0.0
         steps = 0
         limit = int(round(max_time / STEP))
@@ -279,14 +284,15 @@ class Scene:
                 poses[key] = (position.x, position.y, body.angle)
             if record:
                 run.frames.append((steps * STEP, poses))
-            for key, start in centres.items():
-                if key not in self.bodies:
+            for key, (start, centre) in centres.items():
+                body = self.bodies.get(key)
+                if body is None:
                     continue
-                turned = self.bodies[key].angle - starts[key][2]
+                turned = body.angle - starts[key][2]
                 least, most = run.tilts.get(key, (turned, turned))
                 run.tilts[key] = (min(least, turned), max(most, turned))
                 if self.tracking:
-                    moved = self.centre_of_mass(key) - start
+                    moved = body.local_to_world(centre).x - start
                     low, high, _ = run.excursions.get(key, (moved, moved, moved))
                     run.excursions[key] = (min(low, moved), max(high, moved), moved)
             if not run.collapsed:

@@ -693,7 +693,8 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
             return False
         along, up = path(t + dt)
         target = (along, start_y + grip + up)
-        hand.velocity = ((target[0] - hand.position.x) / dt, (target[1] - hand.position.y) / dt)
+        here = hand.position
+        hand.velocity = ((target[0] - here.x) / dt, (target[1] - here.y) / dt)
         return True
 
     # A collapse is the platform or a support giving way; a neighbour knocked off its
