@@ -361,15 +361,14 @@ class Scene:
         (reason, key, sign)."""
         base_from, base_to, base_top = self.base
         for key in watch:
-            if key not in poses:
+            pose = poses.get(key)
+            if pose is None:
                 continue
-            s, y, angle = poses[key]
+            s, y, angle = pose
             piece = self.pieces[key]
-            start_s = piece.s
-            sign = 1.0 if s >= start_s else -1.0
             tilt = abs(math.remainder(angle, math.tau))
             if s < base_from or s > base_to or y < base_top:
-                return "left_base", key, sign
+                return "left_base", key, _way(s, piece.s)
             if piece.column:
                 if tilt > MAX_COLUMN_TILT:
                     return "column_fell", key, math.copysign(1.0, angle) * -1.0
@@ -377,5 +376,10 @@ class Scene:
                 if tilt > MAX_PLATFORM_TILT:
                     return "platform_tilted", key, math.copysign(1.0, angle) * -1.0
                 if y < self.floor.get(key, -math.inf):
-                    return "platform_dropped", key, sign
+                    return "platform_dropped", key, _way(s, piece.s)
         return None
+
+
+def _way(s: float, start_s: float) -> float:
+    """Which way along the plane a body went from where it started (+1 / -1)."""
+    return 1.0 if s >= start_s else -1.0
