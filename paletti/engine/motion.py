@@ -52,6 +52,13 @@ def stack_category(depth: int) -> int:
     return 1 << (2 + min(depth, STACK_BITS))
 
 
+def still_energy(body: pymunk.Body, half_width: float) -> float:
+    """A kinetic energy (m v² + I w², as pymunk gives it) below which a body is surely
+    still: its speed and the speed at the end of its longest arm are then both under
+    STILL_SPEED (the 0.99 leaves far more room than rounding could take)."""
+    return 0.99 * min(body.mass * STILL_SPEED**2, body.moment * (STILL_SPEED / half_width) ** 2)
+
+
 @dataclass
 class Piece:
     """A piece as a plane sees it: name, centre (s along the plane, y), half sizes along
@@ -248,34 +255,48 @@ class Scene:
         watch = set(self.bodies) if watch is None else watch
         if record:
             run.frames.append((0.0, dict(starts)))
-        centres = {key: self.centre_of_mass(key) for key in self.tracked}
+        # Per tracked body: where its centre of mass starts along the plane, and where it
+        # lies in the body (which the run does not change).
+        centres = {
+            key: (self.centre_of_mass(key), self.bodies[key].center_of_gravity)
+            for key in self.tracked
+        }
         quiet = 0.0
         steps = 0
         limit = int(round(max_time / STEP))
         driving = drive is not None
+        # What is read each frame is fixed for the run, but for a body the hand takes away.
+        shown, present = self._shown(record, watch), len(self.bodies)
+        checked = sorted(watch)
+        movers = None
         while steps < limit:
             if driving:
                 driving = drive(steps * STEP, FRAME_STEPS * STEP)
+                if len(self.bodies) != present:
+                    shown, present = self._shown(record, watch), len(self.bodies)
             for _ in range(FRAME_STEPS):
                 self.space.step(STEP)
             steps += FRAME_STEPS
             # Every body's pose when frames are kept; else those a collapse is judged on.
-            shown = self.bodies if record else [key for key in watch if key in self.bodies]
-            poses = {key: self.pose(key) for key in shown}
+            poses = {}
+            for key, body in shown:
+                position = body.position
+                poses[key] = (position.x, position.y, body.angle)
             if record:
                 run.frames.append((steps * STEP, poses))
-            for key, start in centres.items():
-                if key not in self.bodies:
+            for key, (start, centre) in centres.items():
+                body = self.bodies.get(key)
+                if body is None:
                     continue
-                turned = self.bodies[key].angle - starts[key][2]
+                turned = body.angle - starts[key][2]
                 least, most = run.tilts.get(key, (turned, turned))
                 run.tilts[key] = (min(least, turned), max(most, turned))
                 if self.tracking:
-                    moved = self.centre_of_mass(key) - start
+                    moved = body.local_to_world(centre).x - start
                     low, high, _ = run.excursions.get(key, (moved, moved, moved))
                     run.excursions[key] = (min(low, moved), max(high, moved), moved)
             if not run.collapsed:
-                failure = self._failure(poses, watch)
+                failure = self._failure(poses, checked)
                 if failure is not None:
                     run.collapsed = True
                     run.reason, run.piece, run.sign = failure
@@ -291,11 +312,24 @@ class Scene:
                     limit = min(limit, steps + int(round(4.0 / STEP)))
                     quiet = 0.0
                     continue
-            still = not driving and all(
-                body.velocity.length < STILL_SPEED
-                and abs(body.angular_velocity) * self.pieces[key].half_width < STILL_SPEED
-                for key, body in self.bodies.items()
-                if body.body_type == pymunk.Body.DYNAMIC
+            if driving:
+                quiet = 0.0
+                continue
+            if movers is None:
+                # Once the hand has let go, no body comes or goes.
+                movers = []
+                for key, body in self.bodies.items():
+                    if body.body_type == pymunk.Body.DYNAMIC:
+                        half_width = self.pieces[key].half_width
+                        movers.append((body, half_width, still_energy(body, half_width)))
+            # The kinetic energy, one read, settles most bodies; the speeds decide the rest.
+            still = all(
+                body.kinetic_energy < energy
+                or (
+                    body.velocity.length < STILL_SPEED
+                    and abs(body.angular_velocity) * half_width < STILL_SPEED
+                )
+                for body, half_width, energy in movers
             )
             quiet = quiet + FRAME_STEPS * STEP if still else 0.0
             if quiet >= STILL_TIME:
@@ -311,24 +345,30 @@ class Scene:
                 track.end = pose
         return run
 
+    def _shown(self, record: bool, watch: set[str]) -> list[tuple[str, pymunk.Body]]:
+        """The bodies whose poses a run reads each frame: all of them when frames are
+        kept, else those a collapse is judged on."""
+        keys = self.bodies if record else [key for key in watch if key in self.bodies]
+        return [(key, self.bodies[key]) for key in keys]
+
     def centre_of_mass(self, key: str) -> float:
         """Where a body's centre of mass is along the plane."""
         body = self.bodies[key]
         return body.local_to_world(body.center_of_gravity).x
 
-    def _failure(self, poses: dict, watch: set[str]):
-        """The first sign of a collapse among `watch` in these poses: (reason, key, sign)."""
+    def _failure(self, poses: dict, watch: list[str]):
+        """The first sign of a collapse among `watch` (in its order) in these poses:
+        (reason, key, sign)."""
         base_from, base_to, base_top = self.base
-        for key in sorted(watch):
-            if key not in poses:
+        for key in watch:
+            pose = poses.get(key)
+            if pose is None:
                 continue
-            s, y, angle = poses[key]
+            s, y, angle = pose
             piece = self.pieces[key]
-            start_s = piece.s
-            sign = 1.0 if s >= start_s else -1.0
             tilt = abs(math.remainder(angle, math.tau))
             if s < base_from or s > base_to or y < base_top:
-                return "left_base", key, sign
+                return "left_base", key, _way(s, piece.s)
             if piece.column:
                 if tilt > MAX_COLUMN_TILT:
                     return "column_fell", key, math.copysign(1.0, angle) * -1.0
@@ -336,5 +376,10 @@ class Scene:
                 if tilt > MAX_PLATFORM_TILT:
                     return "platform_tilted", key, math.copysign(1.0, angle) * -1.0
                 if y < self.floor.get(key, -math.inf):
-                    return "platform_dropped", key, sign
+                    return "platform_dropped", key, _way(s, piece.s)
         return None
+
+
+def _way(s: float, start_s: float) -> float:
+    """Which way along the plane a body went from where it started (+1 / -1)."""
+    return 1.0 if s >= start_s else -1.0

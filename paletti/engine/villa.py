@@ -190,6 +190,9 @@ def _frames_from(run, plane: Plane, members: dict, rules_pieces: dict, t0: float
     frames = []
     last: dict = {}
     seen: dict = {}
+    # Per body, its pieces with where each stood: (key, s, y, x, z); s and y are None for
+    # the body itself.
+    carried: dict = {}
     dx, dz = plane.dx, plane.dz
     for t, poses in run.frames:
         front, side = {}, {}
@@ -199,26 +202,31 @@ def _frames_from(run, plane: Plane, members: dict, rules_pieces: dict, t0: float
             if seen.get(body_key) == drawn:
                 continue
             seen[body_key] = drawn
-            group = members.get(body_key, [(body_key, None, None)])
+            pieces = carried.get(body_key)
+            if pieces is None:
+                group = members.get(body_key, [(body_key, None, None)])
+                pieces = [(key, s0, y0, *rules_pieces[key]) for key, s0, y0 in group]
+                carried[body_key] = pieces
             start = run.tracks[body_key].start if body_key in run.tracks else (s, y, angle)
             c, n = math.cos(angle - start[2]), math.sin(angle - start[2])
             a_front = q(angle * dx, ANGLE_SCALE)
             a_side = q(angle * dz, ANGLE_SCALE)
-            for key, s0, y0 in group:
+            for key, s0, y0, x0, z0 in pieces:
                 if s0 is None:
                     s1, y1, shift = s, y, s - start[0]
                 else:
                     rs, ry = s0 - start[0], y0 - start[1]
                     s1, y1 = s + rs * c - ry * n, y + rs * n + ry * c
                     shift = s1 - s0
-                x0, z0 = rules_pieces[key]
-                y1 = q(y1, POS_SCALE)
-                pose_f = [q(x0 + shift * dx, POS_SCALE), y1, a_front]
-                pose_s = [q(z0 + shift * dz, POS_SCALE), y1, a_side]
-                if last.get(key) != (pose_f, pose_s):
-                    front[key] = pose_f
-                    side[key] = pose_s
-                    last[key] = (pose_f, pose_s)
+                # Rounded as q() does, inline: this runs for every piece in every frame.
+                y1 = round(y1 * POS_SCALE) / POS_SCALE
+                x1 = round((x0 + shift * dx) * POS_SCALE) / POS_SCALE
+                z1 = round((z0 + shift * dz) * POS_SCALE) / POS_SCALE
+                shown = (x1, z1, y1, a_front, a_side)
+                if last.get(key) != shown:
+                    front[key] = [x1, y1, a_front]
+                    side[key] = [z1, y1, a_side]
+                    last[key] = shown
         if front or not frames:
             frames.append({"t": round(t0 + t, 3), "poses": front, "side": side})
     return frames
@@ -685,7 +693,8 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
             return False
         along, up = path(t + dt)
         target = (along, start_y + grip + up)
-        hand.velocity = ((target[0] - hand.position.x) / dt, (target[1] - hand.position.y) / dt)
+        here = hand.position
+        hand.velocity = ((target[0] - here.x) / dt, (target[1] - here.y) / dt)
         return True
 
     # A collapse is the platform or a support giving way; a neighbour knocked off its
@@ -1065,7 +1074,7 @@ def place(
     moved = supports + stack + [column]
     if run.collapsed and run.piece == key:
         final = {k: t.end for k, t in run.tracks.items()}
-        if scene._failure(final, set(scene.bodies) - {key}) is None:
+        if scene._failure(final, sorted(set(scene.bodies) - {key})) is None:
             # Only the column came down, off the villa or lying on the platform: the villa
             # stands, unless its fall swung the platform past its balance. Otherwise the
             # caller treats it as a failed build.

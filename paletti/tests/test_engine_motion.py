@@ -4,9 +4,14 @@ checked where it lands; on red a column stands on another; the second hand (rule
 the platform above while a column is drawn out."""
 
 import copy
+import math
 import random
 
-from paletti.engine import villa
+import pymunk
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paletti.engine import motion, villa
 from paletti.engine.hands import Chance, Gesture
 from paletti.engine.rules import placement_range
 from paletti.tests.setups import lopsided_setup
@@ -107,3 +112,28 @@ def test_a_placement_that_ends_half_off_the_platform_is_given_up(make_table):
         else:
             assert placed["level"] == 1
     assert given_up >= 2
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    speed=st.floats(0.0, 2.0),
+    heading=st.floats(0.0, 6.3),
+    spin=st.floats(-0.2, 0.2),
+    mass=st.floats(1.0, 500.0),
+    half_width=st.floats(3.0, 120.0),
+    half_height=st.floats(4.0, 60.0),
+)
+def test_a_body_below_its_still_energy_is_still_by_its_speeds(
+    speed, heading, spin, mass, half_width, half_height
+):
+    # Scene.run reads a body's kinetic energy first and its speeds only above
+    # still_energy: below it, the speeds must say "still" too, or a run would end
+    # at another step.
+    body = pymunk.Body()
+    shape = pymunk.Poly.create_box(body, (2 * half_width, 2 * half_height))
+    shape.mass = mass
+    body.velocity = (speed * math.cos(heading), speed * math.sin(heading))
+    body.angular_velocity = spin
+    if body.kinetic_energy < motion.still_energy(body, half_width):
+        assert body.velocity.length < motion.STILL_SPEED
+        assert abs(body.angular_velocity) * half_width < motion.STILL_SPEED
