@@ -1,12 +1,13 @@
 /* Villa Paletti: the small drawing of the villa seen from its side, across its depth.
  *
  * The server decides in three dimensions whether the villa stands and simulates a motion
- * in the plane it happens in (docs/paletti.md, "Standing, in 3-D" and "Motion"); the large drawing shows the
- * villa in 3-D, this one from its side, where columns at one depth stand one behind the
- * other and a fall towards the front or the back is plain to see. It draws state.columns[].side and state.platforms[].side ([z, y, angle], mm, y up) and
- * animates the "side" poses of the frames. No framework; the play page calls
- * show(state, frames) after every answer from the server, and play(frames) for each
- * action of a bot's turn told one at a time.
+ * in the plane it happens in (docs/paletti.md, "Standing, in 3-D" and "Motion"); the large
+ * drawing shows the villa in 3-D, this one from its side, where columns at one depth stand
+ * one behind the other and a fall towards the front or the back is plain to see. It draws
+ * state.columns[].side and state.platforms[].side ([z, y, angle], mm, y up) and animates
+ * the "side" poses of the frames. No framework; the play page calls show(state, frames)
+ * after every answer from the server, and play(frames) for each action of a bot's turn
+ * told one at a time.
  */
 import { gettext } from "./i18n.js";
 import { PAINT, sample } from "./view.js";
