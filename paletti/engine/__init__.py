@@ -39,8 +39,8 @@ across the width and in depth, negative at the front); "x" of "lay_platform" is 
 of the new platform's centre (0 = middle of the base). legal_actions lists each action as
 it can be posted, but a placement: its entry names the column and the 2-D `area` of every
 (x, z) it may be set at (positions.placement_area; `in_area` tells whether a point is in
-it), posted with an "x" and a "z" from it; `placement_spots(listed)` samples it as the
-page does (every 5 mm across, in the three depth rows).
+it), posted with an "x" and a "z" from it; `placement_spots(listed)` samples it for a client
+that wants points (every 5 mm across, in the page's three depth rows).
 
 Frames: a list of {"t": seconds from the action's start, "poses": {name: [x, y, angle] or
 None}}, about 30 per simulated second, only bodies that moved; names "c<id>" for columns and

@@ -137,13 +137,12 @@ def _of_type(actions: list[dict], kind: str) -> list[dict]:
 
 def _places(state: State, actions: list[dict]) -> list[dict]:
     """The listed placement as the spots a hand aims at, each a postable action: its area
-    sampled every 5 mm across, in the page's three depth rows (placement_candidates)."""
+    sampled every 5 mm across the width and the depth (placement_candidates)."""
     out = []
     for listed in _of_type(actions, "place"):
         aim = {key: value for key, value in listed.items() if key != "area"}
         out += [
-            {**aim, "x": x, "z": z, "lane": lane}
-            for x, z, lane in placement_candidates(state.rules, listed["column"])
+            {**aim, "x": x, "z": z} for x, z in placement_candidates(state.rules, listed["column"])
         ]
     return out
 
@@ -155,8 +154,8 @@ def _grid(low: float, high: float, step: float) -> list[float]:
 
 
 def _central(actions: list[dict], rng: random.Random, spread: float) -> dict:
-    """Pick among the actions whose x is near the centre, as a steady hand would."""
-    ranked = sorted(actions, key=lambda a: abs(a["x"]))
+    """Pick among the actions near the centre, as a steady hand would."""
+    ranked = sorted(actions, key=lambda a: math.hypot(a["x"], a.get("z", 0.0)))
     pool = ranked[: max(1, int(len(ranked) * spread))]
     return rng.choice(pool)
 

@@ -49,3 +49,22 @@ def test_a_protest_fails_when_the_second_look_finds_the_pull_too_risky(claimed, 
     assert action["type"] == "abort"
     claimed.act(**action)
     assert "protest_failed" in claimed.codes()
+
+
+def test_careful_bots_set_columns_across_the_depth_of_the_platform_not_in_three_rows():
+    """A hand sets a column anywhere on the platform: over a careful bot's first placements
+    of a match, the columns' depths on the platform are not only the page's three rows
+    (30 mm before the middle, the middle, 30 mm behind) and reach past them."""
+    from paletti.engine import apply_action, new_match
+
+    state = new_match(70203, 3)
+    rng = random.Random("depth")
+    depths = []
+    while len(depths) < 8 and state.rules.phase != "over":
+        action = choose_action(state, "careful", rng)
+        if action["type"] == "place":
+            depths.append(action["z"])
+        state = apply_action(state, action, record=False).state
+    assert len(depths) == 8
+    assert set(depths) - {-30.0, 0.0, 30.0}
+    assert max(abs(z) for z in depths) > 30.0

@@ -574,3 +574,33 @@ def test_the_listed_placement_area_is_exactly_where_the_rules_accept_a_column():
     assert table.rules.columns[column].level == 1
     placed = table.rules.columns[column]
     assert placed.z - table.rules.platforms[0].z == pytest.approx(area["z"][0] + 3.3, abs=2.0)
+
+
+def test_a_column_may_be_taken_when_the_only_room_on_top_is_off_the_three_rows():
+    """Rule 8 asks for room on the top platform, anywhere on it: with the three depth rows
+    the page offers as shortcuts full of columns, a thick column still has room towards the
+    platform's front and back edges, so its owner may take it (before, only the three rows
+    were looked at and the column was withheld)."""
+    from paletti.engine.rules import placement_area
+    from paletti.tests.conftest import Table, in_area
+
+    table = Table(new_match(7, 4))
+    rules = table.rules.to_json()
+    mover = set(rules["seats"][rules["to_act"]]["colours"])
+    width = {"thick": 22.0, "hex": 17.0, "thin": 13.0}
+    others = sorted(
+        (c for c in rules["columns"] if c["colour"] not in mover), key=lambda c: -width[c["kind"]]
+    )
+    # Orange is the top: twelve columns across its middle, in the rows 30 mm apart.
+    rows = [(x, z) for z in (-30.0, 0.0, 30.0) for x in (-38.0, -4.0, 30.0, 48.0)]
+    for column, (x, z) in zip(others, rows, strict=False):
+        column.update(where="platform", level=4, x=x, z=z, on=None)
+    platforms = [dict(p, x=0.0, z=0.0, laid_by=0) for p in rules["platforms"]]
+    table.with_rules(laid=4, platforms=platforms, columns=rules["columns"])
+    thick = next(c["id"] for c in rules["columns"] if c["colour"] in mover and c["kind"] == "thick")
+
+    assert thick in table.touchable()
+    area = placement_area(table.rules, thick)
+    millimetres = [float(k) for k in range(-50, 51)]
+    assert not any(in_area(area, x, z) for x in millimetres for z in (-30.0, 0.0, 30.0))
+    assert any(in_area(area, x, z) for x in millimetres for z in millimetres)

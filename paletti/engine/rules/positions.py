@@ -107,23 +107,23 @@ def placement_spots(listed: dict) -> list[dict]:
     return spots
 
 
-def placement_candidates(rules: Rules, column_id: int) -> list[tuple[float, float, int]]:
-    """A sample of the area, (x, z, row): every POSITION_GRID mm across the width, in each
-    of the page's three depth rows (the bots' and the page's spots; any other legal (x, z)
-    is accepted as well)."""
+def placement_candidates(rules: Rules, column_id: int) -> list[tuple[float, float]]:
+    """A sample of the area, (x, z): every POSITION_GRID mm across the width and the depth
+    of the top platform, as a hand may set a column anywhere on it (the bots' spots; any
+    other legal (x, z) is accepted as well)."""
     return list(_placements(rules, column_id))
 
 
-def _placements(rules: Rules, column_id: int) -> Iterator[tuple[float, float, int]]:
+def _placements(rules: Rules, column_id: int) -> Iterator[tuple[float, float]]:
     low, high = placement_range(rules, column_id)
-    first = math.ceil(low / POSITION_GRID)
-    last = math.floor(high / POSITION_GRID)
-    for lane in LANES:
-        z = max(low, min(high, LANE_DEPTH[lane]))
-        for k in range(first, last + 1):
-            x = float(k * POSITION_GRID)
+    steps = [
+        float(k * POSITION_GRID)
+        for k in range(math.ceil(low / POSITION_GRID), math.floor(high / POSITION_GRID) + 1)
+    ]
+    for z in steps:
+        for x in steps:
             if placement_problem(rules, column_id, x, z) is None:
-                yield x, z, lane
+                yield x, z
 
 
 # How far a set-down column may end beyond the platform's end, or above its top, before it

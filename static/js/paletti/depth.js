@@ -1,12 +1,13 @@
 /* Villa Paletti: the small drawing of the villa seen from its side, across its depth.
  *
- * The server simulates the villa in two views (docs/paletti.md, "Depth: two views"): the
- * large drawing shows the front view; this one shows the side view, where the columns of a
- * lane stand one behind the other and a platform resting on one row of columns can tip.
- * It draws state.columns[].side and state.platforms[].side ([z, y, angle], mm, y up) and
- * animates the "side" poses of the frames. No framework; the play page calls
- * show(state, frames) after every answer from the server, and play(frames) for each
- * action of a bot's turn told one at a time.
+ * The server decides in three dimensions whether the villa stands and simulates a motion
+ * in the plane it happens in (docs/paletti.md, "Standing, in 3-D" and "Motion"); the large
+ * drawing shows the villa in 3-D, this one from its side, where columns at one depth stand
+ * one behind the other and a fall towards the front or the back is plain to see. It draws
+ * state.columns[].side and state.platforms[].side ([z, y, angle], mm, y up) and animates
+ * the "side" poses of the frames. No framework; the play page calls show(state, frames)
+ * after every answer from the server, and play(frames) for each action of a bot's turn
+ * told one at a time.
  */
 import { gettext } from "./i18n.js";
 import { PAINT, sample } from "./view.js";
@@ -85,8 +86,8 @@ function draw() {
   ctx.fillStyle = "#8a6a46";
   const half = d.base_length / 2;
   ctx.fillRect(sx(-half), sy(d.base_top), d.base_length * view.scale, d.base_thickness * view.scale);
-  // Columns of one lane stand one behind the other here: drawn half see-through, so that
-  // how many stand in a lane shows as a deeper colour.
+  // Columns at one depth stand one behind the other here: drawn half see-through, so that
+  // how many stand there shows as a deeper colour.
   ctx.globalAlpha = 0.55;
   for (const col of state.columns) {
     const pose = view.poses["c" + col.id];
