@@ -48,7 +48,10 @@ def game_list(request):
     # A page needs its games' ids (their cards are rendered, or kept, from ``_listing_queryset``).
     games = (filterset.qs if valid else Game.objects.none()).only("slug", "title")
     parts = relevance_parts(games, params) if valid else None
-    page = CappedPaginator(games, PAGE_SIZE, best_first=parts).get_page(request.GET.get("page"))
+    paginator = CappedPaginator(
+        games, PAGE_SIZE, best_first=parts, known_count=filterset.match_count if valid else None
+    )
+    page = paginator.get_page(request.GET.get("page"))
     version = request.catalogue_version.version
     active = {k: v for k, v in params.items() if v}
     return render(
