@@ -22,6 +22,12 @@ COUNT_CAP = MATCH_LIMIT
 MAX_PAGE = 1_000_000
 
 
+def count_up_to_cap(queryset) -> int:
+    """How many games ``queryset`` holds, up to ``COUNT_CAP`` + 1 (more stands for
+    "more"): what ``CappedPaginator`` takes as ``known_count``."""
+    return queryset.order_by().values("pk")[: COUNT_CAP + 1].count()
+
+
 class CappedPaginator(Paginator):
     """Django's paginator with a count that stops at ``COUNT_CAP`` (``count_capped`` then
     says there are more).
@@ -31,11 +37,12 @@ class CappedPaginator(Paginator):
     than ``COUNT_CAP`` games list the first part, then the second; fewer are listed in
     ``object_list``'s own order.
 
-    ``known_count``, how many games ``object_list`` holds when a text search has counted
-    them already (``games.search.Matches.count``: up to ``COUNT_CAP`` + 1, more standing
-    for "more"), is taken instead of counting them again, which would run the search a
-    second time ("søjler" at 100 000 games: 40 ms for the search, 52 more for the count).
-    Only a page deeper than ``COUNT_CAP`` games needs a count past it."""
+    ``known_count``, how many games ``object_list`` holds when they were counted already
+    (up to ``COUNT_CAP`` + 1, more standing for "more": ``count_up_to_cap``, or a text
+    search's ``games.search.Matches.count``), is taken instead of counting them again,
+    which for a search would run it a second time ("søjler" at 100 000 games: 40 ms for
+    the search, 52 more for the count). Only a page deeper than ``COUNT_CAP`` games needs
+    a count past it."""
 
     cap = COUNT_CAP
     _wanted = 1

@@ -33,9 +33,7 @@ def test_beyond_a_thousand_matches_the_count_says_more_than(client, seed):
     assert (few["count"], few["count_capped"]) == (0, False)
 
 
-def test_a_search_beyond_a_thousand_matches_says_more_than_and_a_deep_page_counts_on(
-    client, seed
-):
+def test_a_search_beyond_a_thousand_matches_says_more_than_and_a_deep_page_counts_on(client, seed):
     generate_catalogue(games=1001, seed=1)
     matches = search(Game.objects.all(), "joueurs", rank=False).count()
     assert matches > 1000
