@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_filters.rest_framework import DjangoFilterBackend
+from django_filters.utils import translate_validation
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
@@ -195,18 +196,26 @@ class StrictFilterBackend(DjangoFilterBackend):
     sends empty fields, a program means something by them."""
 
     def filter_queryset(self, request, queryset, view):
+        return self.filterset(request, queryset, view).qs
+
+    def filterset(self, request, queryset, view):
+        """The view's ``GameFilter`` bound to the request's parameters and valid (else a
+        400 naming each bad parameter): its ``qs``, and its ``match_count`` once ``qs`` is
+        read."""
         filterset_class = self.get_filterset_class(view, queryset)
-        if filterset_class is not None:
-            empty = [
-                name
-                for name, spec in filterset_class.base_filters.items()
-                if isinstance(spec, django_filters.NumberFilter)
-                and name in request.query_params
-                and not request.query_params.get(name, "").strip()
-            ]
-            if empty:
-                raise serializers.ValidationError({name: [_("Enter a number.")] for name in empty})
-        return super().filter_queryset(request, queryset, view)
+        empty = [
+            name
+            for name, spec in filterset_class.base_filters.items()
+            if isinstance(spec, django_filters.NumberFilter)
+            and name in request.query_params
+            and not request.query_params.get(name, "").strip()
+        ]
+        if empty:
+            raise serializers.ValidationError({name: [_("Enter a number.")] for name in empty})
+        filterset = self.get_filterset(request, queryset, view)
+        if not filterset.is_valid():
+            raise translate_validation(filterset.errors)
+        return filterset
 
 
 @extend_schema_view(
@@ -260,7 +269,14 @@ class GameViewSet(viewsets.ModelViewSet):
     def list(self, request, *args, **kwargs):
         # A page size outside what the schema says is refused, not silently changed.
         PageSizeSerializer(data=request.query_params).is_valid(raise_exception=True)
-        return super().list(request, *args, **kwargs)
+        # ListModelMixin.list, with the number of matches a text search found handed to
+        # the paginator, which would otherwise count them by running the search again.
+        filterset = StrictFilterBackend().filterset(request, self.get_queryset(), self)
+        games = filterset.qs
+        page = self.paginator.paginate_queryset(
+            games, request, view=self, known_count=filterset.match_count
+        )
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     # Writes through the API are versions in the admin's history too, with their author.
     def perform_create(self, serializer):

@@ -9,7 +9,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from .models import MAX_AGE, MAX_DURATION, MAX_PLAYERS, EsarCategory, EsarFamily, Game, Language
-from .search import best_first, search
+from .search import best_first, find
 
 
 class StrictBooleanField(forms.NullBooleanField):
@@ -155,6 +155,11 @@ class GameFilter(django_filters.FilterSet):
         model = Game
         fields = []
 
+    # How many games the text search found (``games.search.Matches.count``: up to
+    # MATCH_LIMIT + 1), None without a text search; known once ``qs`` is read. The
+    # paginator takes it instead of counting the games, which runs the search again.
+    match_count = None
+
     def get_form_class(self):
         # The same filters for every request, so one form class, declared once as any
         # Django form is (each form still deep-copies its fields); django-filter's own
@@ -175,7 +180,9 @@ class GameFilter(django_filters.FilterSet):
         if not value.strip():
             return queryset
         # Ranked: the exact title, titles starting with the words, then by relevance.
-        return search(queryset, value)
+        matches = find(queryset, value)
+        self.match_count = matches.count
+        return matches.games
 
     def filter_players(self, queryset, name, value: int):
         return queryset.playable_by(int(value))

@@ -3,7 +3,8 @@
 Rendering was most of an uncached list page: twelve cards through the template engine,
 and the filter form's seven widgets through Django's widget templates (8–12 ms). A card
 depends only on its game (and what the game names: people, publisher, ESAR label), the
-filter form only on the filters asked for; both change with the catalogue's version,
+filter form and the number of games it keeps only on the filters asked for; all change
+with the catalogue's version,
 which is in their keys, so an edit anywhere renders them anew in every process. A card
 rendered for one page serves every other page that lists the game.
 
@@ -50,13 +51,19 @@ def game_cards(game_ids, *, version: int, games_to_render) -> list[str]:
     return [mark_safe(cards[keys[pk]]) for pk in game_ids if keys[pk] in cards]  # noqa: S308
 
 
-def filter_fields(form, params, *, version: int) -> str:
-    """The filter form's fields as rendered for these parameters (values and errors),
-    keyed by the parameters as a URL encodes them: "age=8%26q%3DX" is not "age=8&q=X"."""
+def filters(form, params, *, version: int, count) -> tuple[str, int]:
+    """The filter form's fields as rendered for these parameters (values and errors), and
+    how many games these filters keep, ``count()`` (called only when not kept yet),
+    keyed by the parameters as a URL encodes them: "age=8%26q%3DX" is not "age=8&q=X".
+
+    Both depend only on the filters and the catalogue's version: paging through the
+    games a set of filters keeps, or showing them again, counts them once (a count query
+    was a sixth of an uncached list page)."""
     [key] = _keys("filters", version, [params.urlencode()])
     cache = caches["pages"]
-    html = cache.get(key)
-    if html is None:
-        html = get_template("includes/filter_fields.html").render({"form": form})
-        cache.set(key, html, PAGE_TIMEOUT)
-    return mark_safe(html)  # noqa: S308 - rendered by the template engine, escaped there
+    kept = cache.get(key)
+    if kept is None:
+        kept = (get_template("includes/filter_fields.html").render({"form": form}), count())
+        cache.set(key, kept, PAGE_TIMEOUT)
+    html, found = kept
+    return mark_safe(html), found  # noqa: S308 - rendered by the template engine, escaped there

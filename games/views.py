@@ -11,9 +11,9 @@ from django.utils.translation import get_language
 from .caching import catalogue_page
 from .filters import GameFilter, relevance_parts
 from .forms import CompareForm
-from .fragments import filter_fields, game_cards
+from .fragments import filters, game_cards
 from .models import Game, GameAuthor, RuleSummary
-from .pagination import COUNT_CAP, CappedPaginator
+from .pagination import COUNT_CAP, CappedPaginator, count_up_to_cap
 
 PAGE_SIZE = 12
 
@@ -48,8 +48,18 @@ def game_list(request):
     # A page needs its games' ids (their cards are rendered, or kept, from ``_listing_queryset``).
     games = (filterset.qs if valid else Game.objects.none()).only("slug", "title")
     parts = relevance_parts(games, params) if valid else None
-    page = CappedPaginator(games, PAGE_SIZE, best_first=parts).get_page(request.GET.get("page"))
     version = request.catalogue_version.version
+    # A text search has counted its matches; other filters are counted once per version.
+    searched = filterset.match_count if valid else None
+    fields, found = filters(
+        filterset.form,
+        params,
+        version=version,
+        count=lambda: count_up_to_cap(games) if searched is None else searched,
+    )
+    page = CappedPaginator(games, PAGE_SIZE, best_first=parts, known_count=found).get_page(
+        request.GET.get("page")
+    )
     active = {k: v for k, v in params.items() if v}
     return render(
         request,
@@ -57,7 +67,7 @@ def game_list(request):
         {
             "filter": filterset,
             "form": filterset.form,
-            "filter_fields": filter_fields(filterset.form, params, version=version),
+            "filter_fields": fields,
             "valid": valid,
             "page_obj": page,
             "games": page.object_list,

@@ -5,6 +5,8 @@ One entry point per need, the same on both databases:
 - ``index_games(ids)`` rebuilds the search data of these games (and forgets deleted ones);
 - ``search(queryset, query)`` keeps the games of ``queryset`` having every word of
   ``query`` (the last one as a prefix), or whose title looks like it (a typo), best first;
+  ``find(queryset, query)`` does the same and also says how many games it found
+  (``Matches``), so that the pages need not count them again;
 - ``suggest(query)`` completes titles as a patron types;
 - ``best_first(queryset, query)``: with more matches than ``MATCH_LIMIT`` (which
   ``search`` lists newest first), the games the query weighs most in, heaviest first,
@@ -21,7 +23,10 @@ way (``games.text.fold``): "søjle" and "sojle", "Łódź" and "lodz" are the sa
 everywhere, and both call the same titles look-alikes (``similarity``).
 """
 
+from dataclasses import dataclass
+
 from django.db import connections
+from django.db.models import QuerySet
 
 from ..text import fold
 from . import common, postgresql, sqlite
@@ -30,7 +35,9 @@ from .similarity import WORD, word_similarity
 
 __all__ = [
     "MATCH_LIMIT",
+    "Matches",
     "best_first",
+    "find",
     "index_games",
     "search",
     "suggest",
@@ -46,6 +53,19 @@ SUGGESTION_LIMIT = 8
 def words(query: str) -> list[str]:
     """The folded words of ``query`` worth searching for."""
     return [w for w in WORD.findall(fold(query)) if len(w) >= MIN_WORD or w.isdigit()]
+
+
+@dataclass(frozen=True)
+class Matches:
+    """What a search found: ``games``, best first, and ``count``, how many they are, up
+    to ``MATCH_LIMIT`` + 1 (more than ``MATCH_LIMIT`` stands for "more"), or None when
+    the query has no word and the games are not searched at all.
+
+    The search knows the count already (it collects up to ``MATCH_LIMIT`` + 1 matches
+    once): counting ``games`` again would run the search again."""
+
+    games: QuerySet
+    count: int | None
 
 
 def _backend(alias):
@@ -68,10 +88,16 @@ def search(queryset, query: str, *, rank: bool = True):
     ignored, the last word also as a prefix), or, when none has them, whose title looks
     like them (a typo). With ``rank``, best first: the exact title, titles starting with
     the query, then by relevance (``RELEVANCE``)."""
+    return find(queryset, query, rank=rank).games
+
+
+def find(queryset, query: str, *, rank: bool = True) -> Matches:
+    """``search``, with how many games it found (``Matches``)."""
     terms = words(query)
     if not terms:
-        return queryset.none() if query.strip() else queryset
-    return _backend(queryset.db).search(queryset, terms, " ".join(terms), rank=rank)
+        return Matches(queryset.none(), 0) if query.strip() else Matches(queryset, None)
+    games, count = _backend(queryset.db).search(queryset, terms, " ".join(terms), rank=rank)
+    return Matches(games, count)
 
 
 def best_first(queryset, query: str):

@@ -67,9 +67,10 @@ def index_games(ids, *, using) -> None:
 
 
 def search(queryset, terms, folded, *, rank):
-    """The games having every word, found once: up to ``MATCH_LIMIT`` of them are kept by
-    id, so the count, the ranking and the page never evaluate the search again; beyond,
-    the words are common and any walk of the table meets matches at once.
+    """The games having every word, found once, and how many they are (up to
+    ``MATCH_LIMIT`` + 1): up to ``MATCH_LIMIT`` of them are kept by id, so the ranking
+    and the page never evaluate the search again, and the count is the ids'; beyond, the
+    words are common and any walk of the table meets matches at once.
 
     A title that only looks like the words (a typo) is looked for when no game has them
     as written, and its matches collected the same way. Checking the title's look on
@@ -96,10 +97,11 @@ def search(queryset, terms, folded, *, rank):
         # ("chateu", 3 296 look-alikes at 100 000 games: its count 208-280 ms, then 5).
         matching = queryset.filter(pk__in=ids)
     if not rank:
-        return matching
+        return matching, len(ids)
     # A typo's matches have none of the words: how much their title looks like them.
     look_alike = TrigramStrictWordSimilarity(Value(folded), "search_title") if typo else None
-    return ranked(matching, terms, folded, matches=len(ids), look_alike=look_alike, join=True)
+    ranking = ranked(matching, terms, folded, matches=len(ids), look_alike=look_alike, join=True)
+    return ranking, len(ids)
 
 
 def _first_ids(found) -> list:

@@ -73,8 +73,8 @@ def search(queryset, terms, folded, *, rank):
         matches = matching.order_by().values("pk")[: MATCH_LIMIT + 1].count()
         look_alike = RawSQL(RANK, [], output_field=FloatField())  # noqa: S611 - a constant
     if not rank:
-        return matching
-    return ranked(matching, terms, folded, matches=matches, look_alike=look_alike)
+        return matching, matches
+    return ranked(matching, terms, folded, matches=matches, look_alike=look_alike), matches
 
 
 def _fts5_query(terms, similar_words=None, column=""):

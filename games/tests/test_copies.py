@@ -129,3 +129,17 @@ def test_a_number_filter_sent_empty_is_refused_by_the_api_and_ignored_by_the_pag
     refused = api.get(reverse("api:game-list"), {"age": ""})
     assert refused.status_code == 400 and "age" in refused.json()
     assert client.get(reverse("games:game-list"), {"age": ""}).status_code == 200
+
+
+def test_the_count_of_games_on_the_shelf_follows_a_copy_coming_back(client, seed):
+    client.cookies["sessionid"] = "a-visitor-with-a-session"  # past the page cache
+    add_copies("alhambra", CopyStatus.AVAILABLE)
+    add_copies("villa-paletti", CopyStatus.ON_LOAN)
+    url = reverse("games:game-list")
+    assert client.get(url, {"available": "on"}).context["count"] == 1
+    back = Copy.objects.get(barcode="VIL000")
+    back.status = CopyStatus.AVAILABLE
+    back.save()
+    again = client.get(url, {"available": "on"})
+    assert again.context["count"] == 2
+    assert [game.slug for game in again.context["games"]] == ["alhambra", "villa-paletti"]

@@ -33,6 +33,45 @@ def test_beyond_a_thousand_matches_the_count_says_more_than(client, seed):
     assert (few["count"], few["count_capped"]) == (0, False)
 
 
+def test_a_search_beyond_a_thousand_matches_says_more_than_and_a_deep_page_counts_on(client, seed):
+    generate_catalogue(games=1001, seed=1)
+    matches = search(Game.objects.all(), "joueurs", rank=False).count()
+    assert matches > 1000
+    with translation.override("fr"):
+        response = client.get(reverse("games:game-list"), {"q": "joueurs"})
+    assert (response.context["count"], response.context["count_capped"]) == (1000, True)
+    assert re.search(r"Plus de 1\W000 jeux", response.content.decode())
+    assert 'rel="next"' in response.content.decode()
+    last = (matches + 11) // 12
+    deep = client.get(reverse("games:game-list"), {"q": "joueurs", "page": last})
+    assert deep.context["page_obj"].number == last
+    assert not deep.context["page_obj"].has_next()
+    assert (deep.context["count"], deep.context["count_capped"]) == (matches, False)
+    body = client.get(reverse("api:game-list"), {"q": "joueurs"}).json()
+    assert (body["count"], body["count_capped"], len(body["results"])) == (1000, True, 20)
+    page = (matches + 99) // 100
+    body = client.get(
+        reverse("api:game-list"), {"q": "joueurs", "page_size": 100, "page": page}
+    ).json()
+    assert (body["count"], body["count_capped"], body["next"]) == (matches, False, None)
+    assert len(body["results"]) == matches - (page - 1) * 100
+
+
+def test_a_search_counts_its_matches_and_its_look_alikes(client, seed):
+    generate_catalogue(games=40, seed=2)
+    for query in ("joueurs", "paletti", "paleti"):
+        expected = list(search(Game.objects.all(), query).values_list("title", flat=True))
+        response = client.get(reverse("games:game-list"), {"q": query})
+        assert response.context["count"] == len(expected) > 0, query
+        assert [game.title for game in response.context["games"]] == expected[:12], query
+        body = client.get(reverse("api:game-list"), {"q": query}).json()
+        assert (body["count"], body["count_capped"]) == (len(expected), False), query
+        assert [game["title"] for game in body["results"]] == expected[:20], query
+    nothing = client.get(reverse("games:game-list"), {"q": "xqzwv"})
+    assert nothing.context["count"] == 0
+    assert list(nothing.context["games"]) == []
+
+
 @pytest.fixture
 def thousands(seed):
     """The seed games with their rule summaries, among 3 000 generated games."""
