@@ -17,9 +17,10 @@ unsteadiness, as a person's aim does (the faster a movement, the larger its spre
 - **Steadying (rule 1 of the French record).** The builder may steady, even slightly lift,
   the platforms with the other hand while a column is pulled out. The second hand is used
   in proportion to care: a careful builder holds the platform still while drawing the
-  column out, and if the villa turns out to need the column, feels the platform settle
-  onto the fingers and puts the column back (an interrupted build) as long as they can
-  hold what it bore; a hurried one pulls with one hand.
+  column out, and if the villa turns out to need the column, feels the platform start to
+  go and, if it has not gone too far by the time the fingers respond (catch.py), sets it
+  right and puts the column back (an interrupted build); a hurried one pulls with one
+  hand.
 - **Placement.** The column is set down at the aimed spot, off by a small error, tilted by a
   small angle, at a downward speed: a hurried, unsteady hand misses its spot further and
   sets the column down harder and more askew, so it can rock, skid or fall over, and jolt
@@ -67,15 +68,13 @@ GRIP_FORCE = 3.0e6
 # carries, times care squared, care = (steadiness - 0.5) / 0.5 clipped to 0-1 (estimate: a
 # careful builder's fingertips hold the board nearly still; a hurried one uses one hand).
 STEADYING = 0.6
-# What the steadying fingers hold (g) when a column the villa cannot stand without comes
-# out and what it bore settles onto them, times care squared and the hand's firmness at
-# that moment (a factor drawn for each pull: log-normal, median 1, spread HOLD_SPREAD).
-# Estimate: a careful builder's fingertips keep a board still under about the weight of a
-# platform and two columns; how firmly they happen to rest on it varies from one pull to
-# the next by about half that either way. More than that, and the platform sinks and tips
-# before the builder can react.
-HOLD = 100.0
-HOLD_SPREAD = 0.5
+# A person's reaction time to touch (s): a hand that feels a neighbour move stops after it,
+# and the steadying fingers respond to a platform that starts to go after it (estimate:
+# simple reaction times to a touch are about 0.15 s). It varies from one pull to the next:
+# the median times a log-normal factor of spread REACTION_SPREAD (estimate: about a fifth
+# either way).
+REACTION_TIME = 0.15
+REACTION_SPREAD = 0.2
 # The pulled column is lifted away once its trailing edge is this far past the platform
 # above (mm).
 PULL_CLEARANCE = 2.0
@@ -111,14 +110,14 @@ class Gesture:
 class Chance:
     """The hand's dice for one action: where it grips (-1 below .. 1 above the middle),
     the phases of its jerks and waver, the placement's unit errors (aim across and in
-    depth, tilt), and how firmly the steadying fingers rest on the platform (a factor,
-    median 1)."""
+    depth, tilt), and how quickly the builder reacts this time (a factor on the reaction
+    time, median 1)."""
 
     grip: float
     phases: tuple[float, float, float]
     aim: tuple[float, float]
     tilt: float
-    firmness: float = 1.0
+    reaction: float = 1.0
 
     @classmethod
     def draw(cls, rng: random.Random) -> "Chance":
@@ -126,11 +125,11 @@ class Chance:
         phases = (rng.uniform(0, math.tau), rng.uniform(0, math.tau), rng.uniform(0, math.tau))
         aim = (rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0))
         tilt = rng.gauss(0.0, 1.0)
-        return cls(grip, phases, aim, tilt, math.exp(HOLD_SPREAD * rng.gauss(0.0, 1.0)))
+        return cls(grip, phases, aim, tilt, math.exp(REACTION_SPREAD * rng.gauss(0.0, 1.0)))
 
 
 # What a bot looking ahead assumes of its own hand: a grip halfway off-centre, an average
-# waver, a placement on its aim, fingers as firm as usual.
+# waver, a placement on its aim, a usual reaction time.
 FORESEEN = Chance(0.5, (0.0, 0.0, 0.0), (0.0, 0.0), 0.0)
 
 
@@ -180,10 +179,9 @@ def steadying_force(gesture: Gesture, carried_mass: float) -> float:
     return STEADYING * _care(gesture) ** 2 * carried_mass * 9810.0
 
 
-def hold_capacity(gesture: Gesture, chance: Chance) -> float:
-    """How much (g) the steadying fingers hold when a platform settles onto them (rule 1):
-    none for a hurried builder, who pulls with one hand."""
-    return HOLD * _care(gesture) ** 2 * chance.firmness
+def reaction_time(chance: Chance) -> float:
+    """How long (s) this builder takes to respond to what they feel, this time."""
+    return REACTION_TIME * chance.reaction
 
 
 def placement_error(gesture: Gesture, chance: Chance) -> tuple[float, float, float]:

@@ -17,21 +17,22 @@ from dataclasses import dataclass, field
 
 import pymunk
 
-from . import statics
+from . import catch, statics
 from .hands import (
     GRIP_FORCE,
     HAND_MASS,
     PULL_CLEARANCE,
+    REACTION_TIME,
     Chance,
     Gesture,
     grip_offset,
-    hold_capacity,
     placement_error,
     pull_path,
+    reaction_time,
     spread,
     steadying_force,
 )
-from .motion import COLLISION_SLOP, FRAME_STEPS, STEP, Piece, Plane, Scene
+from .motion import COLLISION_SLOP, FRAME_STEPS, MAX_PLATFORM_TILT, STEP, Piece, Plane, Scene
 from .pieces import (
     BASE_LENGTH,
     BASE_THICKNESS,
@@ -645,9 +646,10 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
     steady.max_force = steadying_force(gesture, total)
     scene.space.add(hand, pin, steady)
     duration, path = pull_path(gesture, chance, distance)
-    # Whether the steadying fingers will hold the platform if the villa cannot stand
+    # Whether the steadying fingers will set the platform right if the villa cannot stand
     # without the column, once its top leaves the platform.
-    catches = _steadying_hand_holds(rules, column_id, gesture, chance)
+    reaction = reaction_time(chance)
+    catches = _steadying_hand_holds(rules, column_id, index, steady.max_force, reaction)
     state = {"out": False, "t_out": None, "met": None, "stopped": False, "caught": False}
     rest_y, rest_angle, half_board = platform_body.position.y, platform_body.angle, (hi - lo) / 2
 
@@ -667,16 +669,17 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
                 if abs(position.x - s0) + abs(position.y - y0) > FELT_MOVE:
                     state["met"] = t
                     break
-        if state["met"] is not None and t >= state["met"] + REACTION_TIME:
+        if state["met"] is not None and t >= state["met"] + reaction:
             # The hand felt the neighbour move and stops; it lets go of the column.
             scene.space.remove(pin, hand, steady)
             state["stopped"] = True
             return False
         if catches and (path(t)[0] >= distance - PULL_CLEARANCE or settling()):
             # The column's top leaves the platform, or the platform starts to settle as
-            # the column slides from under it: it comes onto the steadying fingers, which
-            # hold it; the builder holds the column still too and pushes it back under
-            # (the caller finds everything back in its place).
+            # the column slides from under it: the steadying fingers feel it go and, in
+            # time (see _steadying_hand_holds), set it right; the builder holds the column
+            # still too and pushes it back under (the caller finds everything back in its
+            # place).
             steady.max_force = math.inf
             scene.space.add(
                 pymunk.RotaryLimitJoint(scene.space.static_body, platform_body, 0.0, 0.0)
@@ -753,24 +756,53 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
     return out
 
 
-def _steadying_hand_holds(rules: dict, column_id: int, gesture: Gesture, chance: Chance) -> bool:
-    """Whether the builder's second hand, steadying the platform above (rule 1 of the
-    French record), holds it as the column comes clear though the villa cannot stand
-    without the column (3-D statics): what the column bore then comes onto the fingers,
-    and they hold it if it is no more than they can (`hands.hold_capacity`). A builder who
-    feels the platform settle onto the hand interrupts the build, as the French record
-    allows at any moment ("le joueur peut, à tout moment, interrompre sa tentative"): the
-    column goes back and is locked. Otherwise the platform tips: the villa falls."""
-    if analyse(rules, without={column_id}).stands:
+def _steadying_hand_holds(
+    rules: dict, column_id: int, index: int, held_force: float, reaction: float
+) -> bool:
+    """Whether the builder's second hand, steadying platform `index` above the column (rule 1
+    of the French record) with at most `held_force`, sets it right though the villa cannot
+    stand without the column (3-D statics). The platform and all it carries start to turn
+    about the edge of the supports left to it; the fingers feel it and respond after the
+    builder's `reaction` time: if it has not yet turned past a collapse (catch.py), the
+    builder interrupts the build, as the French record allows at any moment ("le joueur
+    peut, à tout moment, interrompre sa tentative"): the column goes back and is locked.
+    Otherwise, or with no hand on the platform, it tips: the villa falls."""
+    if held_force <= 0.0:
         return False
-    return column_load(rules, column_id) <= hold_capacity(gesture, chance)
+    failing = [i for i in analyse(rules, without={column_id}).interfaces if i.margin < 0.0]
+    if not failing or any(i.piece != platform_key(index) for i in failing):
+        return False
+    platform = rules["platforms"][index]
+    hand = (platform["x"], platform["z"], platform_y(index))
+    edge_y = platform_y(index) - PLATFORM_THICKNESS / 2
+    parts = _assembly_parts(rules, index)
+    turned = catch.turned_by(parts, failing[0], edge_y, hand, held_force, reaction)
+    return turned < MAX_PLATFORM_TILT
+
+
+def _assembly_parts(rules: dict, index: int) -> list[catch.Part]:
+    """Platform `index` and all above it as rigid parts (catch.Part)."""
+    parts = []
+    for platform in rules["platforms"]:
+        if platform.get("x") is None or platform["index"] < index:
+            continue
+        side = PLATFORM_LENGTHS[platform["index"]]
+        own = (side**2 + PLATFORM_THICKNESS**2) / 12.0
+        y = platform_y(platform["index"])
+        parts.append((PLATFORM_MASSES[platform["index"]], platform["x"], platform["z"], y, own))
+    for column in rules["columns"]:
+        if not _in_play(column) or column["level"] <= index:
+            continue
+        own = (COLUMNS[column["id"]].width ** 2 + COLUMN_HEIGHT**2) / 12.0
+        y = column_bottom(rules, column) + COLUMN_HEIGHT / 2
+        parts.append((COLUMNS[column["id"]].mass, column["x"], column["z"], y, own))
+    return parts
 
 
 # A hand that feels a neighbour move (by FELT_MOVE mm) stops after a person's reaction
-# time to touch (about 0.15 s: our estimate), having gone on at its speed meanwhile: a slow
-# hand stops within millimetres, a fast one goes through.
+# time to touch (hands.REACTION_TIME), having gone on at its speed meanwhile: a slow hand
+# stops within millimetres, a fast one goes through.
 FELT_MOVE = 0.5
-REACTION_TIME = 0.15
 # A neighbour moved by more than this (mm, or its height times the tilt) has been moved
 # (our estimate of what players at the table would see).
 KNOCK_TOLERANCE = 2.0

@@ -9,8 +9,10 @@ import copy
 import math
 import random
 
+import pytest
+
 from paletti.engine import COLUMNS, apply_action, choose_action, new_match, villa
-from paletti.engine.hands import Chance, Gesture, hold_capacity, spread, steadying_force
+from paletti.engine.hands import Chance, Gesture, spread, steadying_force
 
 CAREFUL = {"speed": 40, "steadiness": 0.97}
 CARELESS = {"speed": 400, "steadiness": 0.5}
@@ -158,9 +160,10 @@ def test_the_bots_draw_out_only_columns_with_a_free_way_out_by_eye():
     assert seen >= 10
 
 
-def _needed_column(seeds, most: float):
-    """From careful self-play: the first state at the start of a build where a column the
-    builder may touch bears at most `most` g and the villa cannot stand without it."""
+def _needed_column(seeds, past: float):
+    """From careful self-play: the first state at the start of a build where the villa
+    cannot stand without a column the builder may touch, its loaded centre then lying at
+    most `past` mm outside its supports."""
     for seed in seeds:
         state = new_match(seed, 2 + seed % 3)
         rng = random.Random(f"{seed}:needed")
@@ -169,8 +172,8 @@ def _needed_column(seeds, most: float):
             if rules["phase"] == "move" and rules["context"] == "turn":
                 for action in _touches(state):
                     column = action["column"]
-                    load = villa.column_load(rules, column)
-                    if load <= most and not villa.analyse(rules, without={column}).stands:
+                    weakest = villa.analyse(rules, without={column}).weakest
+                    if weakest.margin < 0.0 and -weakest.margin <= past:
                         return state, column
             state = apply_action(state, choose_action(state, "careful", rng), record=False).state
     return None, None
@@ -181,7 +184,7 @@ def test_a_careful_builder_feels_the_platform_settle_and_puts_a_needed_column_ba
     # with the other hand (rule 1), feels it settle onto the fingers as the column comes
     # clear and interrupts the build: nothing falls, the column goes back and is locked. A
     # hurried builder pulls with one hand: the platform tips and the villa falls.
-    state, column = _needed_column(range(4_000, 4_040), most=30.0)
+    state, column = _needed_column(range(4_000, 4_040), past=5.0)
     assert column is not None
     before = _places(state.rules)
     touched = apply_action(state, {"type": "touch", "column": column}).state
@@ -195,14 +198,63 @@ def test_a_careful_builder_feels_the_platform_settle_and_puts_a_needed_column_ba
     assert careless.state.rules["collapse"] is not None
 
 
-def test_the_steadying_fingers_hold_less_the_less_care_and_nothing_one_handed():
-    firm = Chance(0.0, (0.0, 0.0, 0.0), (0.0, 0.0), 0.0)
-    held = [hold_capacity(Gesture(60, s), firm) for s in (0.5, 0.7, 0.9, 0.97)]
-    assert held[0] == 0.0
-    assert held == sorted(held) and held[1] > 0.0
-    # How firmly the fingers happen to rest varies from one pull to the next.
-    firmness = {Chance.draw(random.Random(k)).firmness for k in range(50)}
-    assert min(firmness) < 0.8 < 1.25 < max(firmness)
+def _blue_on(feet: list[tuple[int, float, float]]) -> dict:
+    """Blue alone on columns standing at `feet` (id, x, z); every other column out."""
+    rules = copy.deepcopy(new_match(7, 4).rules)
+    placed = {i: (x, z) for i, x, z in feet}
+    for column in rules["columns"]:
+        if column["id"] in placed:
+            x, z = placed[column["id"]]
+            column.update(where="base", level=0, on=None, x=x, z=z)
+        else:
+            column.update(where="out")
+    rules["platforms"][0].update(x=0.0, z=0.0)
+    villa.sync_rest(rules)
+    return rules
+
+
+def _pulled(rules: dict, column: int, hand: dict, reaction: float = 1.0):
+    chance = Chance(0.0, (0.0, 0.0, 0.0), (0.0, 0.0), 0.0, reaction)
+    gesture = Gesture(hand["speed"], hand["steadiness"])
+    return villa.pull(rules, column, gesture, chance, record=False)
+
+
+def _blue_past_its_supports(past: float) -> tuple[dict, int]:
+    """Blue on four columns and a fifth at its right: without the fifth, the hull of the
+    others ends `past` mm left of blue's middle. Returns (rules, the fifth column)."""
+    widest = sorted(COLUMNS, key=lambda c: -c.width)[:5]
+    a, b, c, d, fifth = (spec.id for spec in widest)
+    feet = [(a, -60.0, -60.0), (b, -60.0, 60.0), (fifth, 55.0, 0.0)]
+    feet += [(i, -past - villa.radius(i), z) for i, z in ((c, -60.0), (d, 60.0))]
+    rules = _blue_on(feet)
+    assert villa.analyse(rules).stands
+    blue = villa.analyse(rules, without={fifth}).interfaces[0]
+    assert blue.margin == pytest.approx(-past, abs=0.01)
+    return rules, fifth
+
+
+def test_the_steadying_fingers_catch_a_platform_that_turns_slowly_not_one_that_tips_fast():
+    # Blue needs the fifth column. Left with its middle 3 mm past the other columns, it
+    # turns slowly: the careful builder's fingers feel it go and set it right before it
+    # has turned far; the column goes back. Left 40 mm past them (its middle over the
+    # gap), it tips before any hand can respond: the villa falls, careful or not.
+    near, fifth = _blue_past_its_supports(3.0)
+    caught = _pulled(near, fifth, CAREFUL)
+    assert caught.caught and caught.collapse is None
+    near, fifth = _blue_past_its_supports(3.0)
+    assert _pulled(near, fifth, CARELESS).collapse is not None
+    far, fifth = _blue_past_its_supports(40.0)
+    assert _pulled(far, fifth, CAREFUL).collapse is not None
+
+
+def test_a_builder_slow_to_react_loses_the_platform_a_quick_one_catches():
+    quick, fifth = _blue_past_its_supports(6.0)
+    assert _pulled(quick, fifth, CAREFUL, reaction=0.8).caught
+    slow, fifth = _blue_past_its_supports(6.0)
+    assert _pulled(slow, fifth, CAREFUL, reaction=2.0).collapse is not None
+    # How quickly a builder reacts varies from one pull to the next.
+    reactions = {Chance.draw(random.Random(k)).reaction for k in range(50)}
+    assert min(reactions) < 0.85 < 1.15 < max(reactions)
 
 
 def _blue_on_four(edge: float, held: int) -> dict:
