@@ -188,6 +188,10 @@ def _next_action(state, loaded):
         return places[len(places) // 2]
     if "touch" in kinds:
         return engine.choose_action(loaded, "careful", __import__("random").Random(1))
+    if "lay_platform" in kinds:
+        # Listed in 2-D, row by row from the front: the middle one lies mid-villa.
+        lays = [a for a in listed if a["type"] == "lay_platform"]
+        return lays[len(lays) // 2]
     for preferred in ("pull", "choose_colour", "decline", "lay_platform", "pass"):
         for action in listed:
             if action["type"] == preferred:

@@ -31,12 +31,15 @@ keys and ranges are one table, rules/shape.py, checked by apply_action and by th
     {"type": "protest"} / {"type": "decline"}     answer a claim (or, 3 players, an
                                                   aborted neutral move)
     {"type": "remove_column", "column": id}       the claimant's penalty after a failed protest
-    {"type": "lay_platform", "x": mm}             centre of the new platform, world x
+    {"type": "lay_platform", "x": mm, "z": mm}    centre of the new platform, world x and z
+                                                  (z: by default over the platform below)
     {"type": "pass"}                              only when the platform cannot be laid
 
 Positions. "x" and "z" of "place" are measured on the top platform from its centre (mm,
-across the width and in depth, negative at the front); "x" of "lay_platform" is the world x
-of the new platform's centre (0 = middle of the base). legal_actions lists each action as
+across the width and in depth, negative at the front); "x" and "z" of "lay_platform" are the
+world position of the new platform's centre (0 = middle of the base), listed every 10 mm
+both ways where it would rest on 3 columns (rules.lay_candidates; any position
+rules.lay_problem accepts is accepted). legal_actions lists each action as
 it can be posted, but a placement: its entry names the column and the 2-D `area` of every
 (x, z) it may be set at (positions.placement_area; `in_area` tells whether a point is in
 it), posted with an "x" and a "z" from it; `placement_spots(listed)` samples it for a client

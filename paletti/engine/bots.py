@@ -16,6 +16,7 @@ from . import villa
 from .hands import Gesture, spread
 from .pieces import COLUMNS, PLATFORM_LENGTHS
 from .rules import (
+    LAY_GRID,
     IllegalAction,
     State,
     apply_action,
@@ -70,7 +71,11 @@ EASY_PASS_CHANCE = 0.3
 # Careful bot: how many columns and positions it tries at most.
 CAREFUL_PULLS = 8
 CAREFUL_PLACES = 10
-CAREFUL_LAYS = 5
+# Lay positions (x, z): it looks over the listed ones on a grid of LAY_LOOK × LAY_LOOK,
+# then closer around the best, down to the listed grid (LAY_GRID), at most CAREFUL_LAYS
+# looks in all (each look is the statics of the villa with the platform laid, about 1.4 ms).
+CAREFUL_LAYS = 20
+LAY_LOOK = 3
 # How finely (mm) the careful bot looks over the top platform for room for a column.
 ROOM_GRID = 5.0
 # The bots' hands (estimates): ranges their gestures are drawn from, per decision.
@@ -153,9 +158,13 @@ def _grid(low: float, high: float, step: float) -> list[float]:
     return [low + (high - low) * k / count for k in range(count + 1)]
 
 
-def _central(actions: list[dict], rng: random.Random, spread: float) -> dict:
+def _central(
+    actions: list[dict], rng: random.Random, spread: float, centre: tuple = (0.0, 0.0)
+) -> dict:
     """Pick among the actions near the centre, as a steady hand would."""
-    ranked = sorted(actions, key=lambda a: math.hypot(a["x"], a.get("z", 0.0)))
+    ranked = sorted(
+        actions, key=lambda a: math.hypot(a["x"] - centre[0], a.get("z", 0.0) - centre[1])
+    )
     pool = ranked[: max(1, int(len(ranked) * spread))]
     return rng.choice(pool)
 
@@ -177,7 +186,10 @@ def _easy(state: State, actions: list[dict], rng: random.Random) -> dict:
         return _of_type(actions, "decline")[0]
     if phase == "lay":
         lays = _of_type(actions, "lay_platform")
-        return _central(lays, rng, 0.3) if lays else actions[0]
+        # Roughly over the platform below: the tenth of the listed positions nearest its
+        # centre (positions are 2-D now; a tenth reaches about as far as a third did along x).
+        below = rules.platforms[rules.laid - 1]
+        return _central(lays, rng, 0.1, (below.x, below.z)) if lays else actions[0]
     if phase in ("penalty", "reward"):
         return rng.choice(_of_type(actions, "remove_column") or actions)
     touches = _of_type(actions, "touch")
@@ -327,7 +339,7 @@ class _Careful:
         if phase == "lay":
             lays = _of_type(actions, "lay_platform")
             if lays and self.lays():
-                return self.best_of(lays, CAREFUL_LAYS)
+                return self.best_lay(lays)
             return _of_type(actions, "pass")[0]
         return actions[0]
 
@@ -478,22 +490,57 @@ class _Careful:
             return float("-inf")
         return stability.weakest.margin if stability.weakest is not None else 100.0
 
-    def best_of(self, actions: list[dict], limit: int) -> dict:
-        """The platform's lay position that leaves the villa the widest margin."""
-        ranked = sorted(actions, key=lambda a: abs(a.get("x", 0.0)))
-        step = max(1, len(ranked) // limit)
-        sample = ranked[::step][:limit]
+    def best_lay(self, lays: list[dict]) -> dict:
+        """The platform's lay position (x, z) that leaves the villa the widest margin, in
+        3-D (the engine's statics, margin_after): a look over the listed positions on a
+        coarse grid (LAY_LOOK per side, both ways), then a pattern search around the best
+        (a step each way across and in depth, half the step when none is wider, down to the
+        listed grid), at most CAREFUL_LAYS looks in all."""
+        listed = {(a["x"], a["z"]): a for a in lays}
         index = self.state.rules.laid
+        margins: dict[tuple, float] = {}
 
-        def laid_at(action):
-            def change(rules):
-                below = rules.platforms[index - 1]
-                rules.platforms[index].update(x=action["x"], z=action.get("z", below.z))
-                rules.laid += 1
+        def margin(key: tuple) -> float:
+            if key not in margins:
+                action = listed[key]
 
-            return change
+                def change(rules):
+                    rules.platforms[index].update(x=action["x"], z=action["z"])
+                    rules.laid += 1
 
-        return max(sample, key=lambda a: self.margin_after(laid_at(a)))
+                margins[key] = self.margin_after(change)
+            return margins[key]
+
+        def nearest(x: float, z: float) -> tuple:
+            return min(listed, key=lambda k: ((k[0] - x) ** 2 + (k[1] - z) ** 2, k))
+
+        xs = [k[0] for k in listed]
+        zs = [k[1] for k in listed]
+        looks = sorted(
+            {
+                nearest(x, z)
+                for z in _grid(min(zs), max(zs), (max(zs) - min(zs)) / (LAY_LOOK - 1) or 1.0)
+                for x in _grid(min(xs), max(xs), (max(xs) - min(xs)) / (LAY_LOOK - 1) or 1.0)
+            }
+        )
+        best = max(looks, key=lambda k: (margin(k), -abs(k[0]), -abs(k[1])))
+        # Then a pattern search: a step across and in depth each way; on to the first
+        # that is wider, else half the step.
+        step = max(max(xs) - min(xs), max(zs) - min(zs)) / (LAY_LOOK - 1) / 2
+        while len(margins) < CAREFUL_LAYS:
+            moved = False
+            for dx, dz in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                key = nearest(best[0] + dx * step, best[1] + dz * step)
+                if key not in margins and len(margins) >= CAREFUL_LAYS:
+                    break
+                if margin(key) > margin(best):
+                    best, moved = key, True
+                    break
+            if not moved:
+                if step <= LAY_GRID:
+                    break
+                step = max(LAY_GRID, step / 2)
+        return listed[best]
 
     def best_place(self) -> dict:
         places = _places(self.state, self.actions)

@@ -62,16 +62,25 @@ class Table:
         }
         self.state = State(Rules.from_json({**self.rules.to_json(), **plain}))
 
-    def move(self, x, lane, column=None):
-        """A whole build: touch, pull and place a column (the outermost one by default)."""
+    def move(self, x, lane=None, column=None, z=None):
+        """A whole build: touch, pull and place a column (the outermost one by default) at
+        x, in one of the three rows (`lane`) or at a depth `z` (mm from the platform's
+        centre)."""
         if self.rules["phase"] == "choose_colour":
             self.act(type="choose_colour", colour=self.legal("choose_colour")[0]["colour"])
         column = self.outer_touchable() if column is None else column
         self.act(type="touch", column=column)
         self.act(type="pull", column=column)
         assert self.rules["phase"] == "holding", self.events
-        self.act(type="place", column=column, x=x, lane=lane)
+        depth = {"lane": lane} if z is None else {"z": z}
+        self.act(type="place", column=column, x=x, **depth)
         return column
+
+    def three_behind_on_blue(self):
+        """Three builds on blue, every column well behind its middle (40 to 50 mm): green
+        can rest on them only offset in depth, towards the back."""
+        for x, z in ((-40.0, 40.0), (0.0, 50.0), (40.0, 40.0)):
+            self.move(x=x, z=z)
 
 
 @pytest.fixture

@@ -68,3 +68,36 @@ def test_careful_bots_set_columns_across_the_depth_of_the_platform_not_in_three_
     assert len(depths) == 8
     assert set(depths) - {-30.0, 0.0, 30.0}
     assert max(abs(z) for z in depths) > 30.0
+
+
+def _margin_laid_at(rules, x, z):
+    """The villa's weakest margin (3-D statics, mm) with the next platform laid at (x, z)."""
+    from paletti.engine import villa
+
+    rules = rules.copy()
+    rules.platforms[rules.laid].update(x=x, z=z)
+    rules.laid += 1
+    stability = villa.analyse(rules)
+    return stability.weakest.margin if stability.stands else float("-inf")
+
+
+def test_a_careful_bot_lays_the_platform_offset_in_depth_where_the_margin_is_widest(table):
+    """The columns on blue stand 40 to 50 mm behind its middle: green over blue's middle
+    would tip over; the careful bot looks in depth as well as across and lays it behind,
+    within a millimetre of the widest margin of every listed position."""
+    table.three_behind_on_blue()
+    table.act(type="ask_platform")
+    for _ in range(3):
+        table.act(type="decline")
+    # Not laying would complete a round of passes (test_engine_bot_seal.py): it lays.
+    table.with_rules(passes=3)
+    action = choose_action(table.state, "careful", random.Random(1))
+    assert action["type"] == "lay_platform"
+    assert action["z"] >= 20.0, action
+    rules = table.rules
+    margins = [_margin_laid_at(rules, a["x"], a["z"]) for a in table.legal("lay_platform")]
+    # Over blue's middle in depth (as the bot laid before), at any x, green falls.
+    assert _margin_laid_at(rules, action["x"], 0.0) == float("-inf")
+    assert _margin_laid_at(rules, action["x"], action["z"]) >= max(margins) - 1.0
+    table.act(**action)
+    assert "platform_laid" in table.codes() and table.rules.collapse is None

@@ -4,8 +4,8 @@ import copy
 
 import pytest
 
-from paletti.engine import IllegalAction, apply_action, legal_actions, new_match
-from paletti.engine.rules import Collapse, lay_problem, scores
+from paletti.engine import IllegalAction, apply_action, legal_actions, new_match, state_to_json
+from paletti.engine.rules import LAY_GRID, Collapse, lay_problem, scores
 from paletti.engine.rules.turns import _finish, _start_turn, _update_seal
 
 
@@ -100,6 +100,50 @@ def test_new_platform_must_rest_on_three_columns(table):
     table.move(x=0.0, lane=1)
     assert lay_problem(table.rules, 0.0) is None
     assert lay_problem(table.rules, 200.0)[0] == "platform_off_base"
+
+
+def test_a_platform_may_be_laid_offset_in_depth_where_the_columns_allow_it(table):
+    # French record: the new platform "peut maintenant être décalé par rapport à la base";
+    # the villa is square, so in depth as well as across.
+    table.three_behind_on_blue()
+    table.act(type="ask_platform")
+    for _ in range(3):
+        table.act(type="decline")
+    assert table.rules.phase == "lay"
+    listed = {(a["x"], a["z"]) for a in table.legal("lay_platform")}
+    # Listed in 2-D: across and in depth, before and behind the middle, and where the
+    # columns stand: (0, 30) mm is over them, as far back as green stays on the base.
+    assert len({z for _, z in listed}) > 3 and min(z for _, z in listed) < 0
+    assert (0.0, 30.0) in listed and (0.0, 40.0) not in listed
+    assert lay_problem(table.rules, 0.0, 40.0)[0] == "platform_off_base"
+    # Over blue's middle it would rest on the three columns too, but its centre would lie
+    # 30 mm in front of them: it tips over towards the front.
+    over_blue = apply_action(table.state, {"type": "lay_platform", "x": 0.0})
+    assert over_blue.state.rules.collapse is not None
+    assert over_blue.state.rules.collapse.direction == "front"
+    table.act(type="lay_platform", x=0.0, z=30.0)
+    assert "platform_laid" in table.codes()
+    green = table.rules.platforms[1]
+    assert (green.x, green.z) == (0.0, 30.0)
+    assert state_to_json(table.state)["platforms"][1]["side"][0] == pytest.approx(30.0)
+
+
+def test_the_listed_lay_positions_are_the_grid_points_the_rules_accept(table, make_table):
+    """legal_actions lists every LAY_GRID point of the base where lay_problem accepts the
+    platform, and no other: with the columns in the rows, then behind the middle."""
+    table.three_on_blue()
+    behind = make_table(7, 4)
+    behind.three_behind_on_blue()
+    for each in (table, behind):
+        each.act(type="ask_platform")
+        for _ in range(3):
+            each.act(type="decline")
+        rules = each.rules
+        points = [k * LAY_GRID for k in range(-12, 13)]
+        accepted = {(x, z) for z in points for x in points if lay_problem(rules, x, z) is None}
+        listed = [(a["x"], a["z"]) for a in each.legal("lay_platform")]
+        assert len(listed) == len(set(listed)) and set(listed) == accepted
+        assert 20 < len(listed) <= 100
 
 
 def test_unchallenged_claim_lays_the_platform_and_resets_the_count(table):

@@ -360,7 +360,8 @@ def test_claim_declined_then_the_platform_is_laid(api):
     assert "claim_unchallenged" in [e["code"] for e in answer["events"]]
     assert state["turn"] == claimant and "lay_platform" in kinds(state)
     lays = [a for a in state["legal_actions"] if a["type"] == "lay_platform"]
-    middle = min(lays, key=lambda a: abs(a["x"]))
+    # Listed in 2-D: the one over blue's middle (z 0 as well).
+    middle = min(lays, key=lambda a: (abs(a["x"]), abs(a["z"])))
     laid = post_action(api, match_id, state["version"], middle).json()
     assert "platform_laid" in [e["code"] for e in laid["events"]]
     assert laid["state"]["platforms"][1]["laid"] is True
@@ -584,3 +585,21 @@ def test_under_the_polish_colours_the_people_choose_theirs_after_the_throw(api):
     )
     assert again.status_code == 400
     assert again.json()["code"] == "colour_taken"
+
+
+def test_a_platform_laid_offset_in_depth_through_the_api_lies_there(api):
+    """The API lists lay positions in 2-D and passes a posted depth through to the engine:
+    green laid 10 mm behind blue's middle (and 10 mm right, along the three columns' line)
+    lies there."""
+    match_id, state = _reach_a_claim(api)
+    state = post_action(api, match_id, state["version"], {"type": "ask_platform"}).json()["state"]
+    state = post_action(api, match_id, state["version"], {"type": "decline"}).json()["state"]
+    lays = [a for a in state["legal_actions"] if a["type"] == "lay_platform"]
+    assert all(set(a) == {"type", "seat", "x", "z"} for a in lays)
+    offset = next(a for a in lays if (a["x"], a["z"]) == (10.0, 10.0))
+    laid = post_action(api, match_id, state["version"], offset).json()
+    assert "platform_laid" in [e["code"] for e in laid["events"]]
+    green = laid["state"]["platforms"][1]
+    assert green["laid"] is True
+    assert green["side"][0] == pytest.approx(10.0, abs=0.1)
+    assert green["x"] == pytest.approx(10.0, abs=0.1)

@@ -35,7 +35,13 @@ pull, place, put back), `claims` (claims, protests, penalty, reward, passing), `
 
 from .context import level_name
 from .creation import new_match
-from .platforms import MIN_PLATFORM_SUPPORTS, lay_candidates, lay_problem
+from .platforms import (
+    LAY_GRID,
+    MIN_PLATFORM_SUPPORTS,
+    lay_candidates,
+    lay_possible,
+    lay_problem,
+)
 from .play import apply_action, legal_actions
 from .positions import (
     POSITION_GRID,
@@ -64,6 +70,7 @@ from .state import (
 from .turns import scores
 
 __all__ = [
+    "LAY_GRID",
     "MIN_PLATFORM_SUPPORTS",
     "POSITION_GRID",
     "RULES_VERSION",
@@ -80,6 +87,7 @@ __all__ = [
     "State",
     "apply_action",
     "lay_candidates",
+    "lay_possible",
     "lay_problem",
     "legal_actions",
     "level_name",

@@ -13,7 +13,7 @@ from .context import (
     _last_time,
     _need_phase,
 )
-from .platforms import lay_candidates
+from .platforms import lay_possible
 from .state import (
     CONTEXT_CLAIM_PROTEST,
     CONTEXT_NEUTRAL_PROTEST,
@@ -222,7 +222,7 @@ def _do_pass(ctx: Context, seat: int, action: dict) -> None:
         _end_turn(rules, ctx.events)
         return
     if phase == PHASE_LAY:
-        if lay_candidates(rules):
+        if lay_possible(rules):
             event = _event(
                 "platform_declined", f"{name} decides not to lay the new platform.", seat=seat
             )

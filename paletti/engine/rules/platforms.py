@@ -7,12 +7,16 @@ from .. import villa
 from ..pieces import BASE_LENGTH, COLUMNS, PLATFORM_COLOURS, PLATFORM_LENGTHS
 from ..villa import platform_key
 from .context import Context, _collapse_event, _last_time, _need_phase, _scripted_frames
-from .positions import POSITION_GRID
 from .state import PHASE_LAY, Column, Rules, _event, _refuse, _top_columns
 from .turns import _end_turn
 
 # A laid platform must rest on at least 3 columns (French record).
 MIN_PLATFORM_SUPPORTS = 3
+# Grid of the lay positions legal_actions lists (mm, both ways from the middle of the base):
+# twice the placements' grid, as a 2-D list every 5 mm would run to 361 positions (about
+# 21 kB, three times the rest of the state) where this one lists at most about 100. Any
+# other position lay_problem accepts is accepted as well.
+LAY_GRID = 10.0
 
 
 def _lay_supports(rules: Rules, index: int, x: float, z: float) -> list[Column]:
@@ -44,21 +48,47 @@ def lay_problem(rules: Rules, x: float, z: float | None = None) -> tuple | None:
     return None
 
 
-def lay_candidates(rules: Rules) -> list[float]:
-    """The listed centre positions (world x, mm, centred in depth on the platform below)
-    where the next platform may be laid."""
+def lay_candidates(rules: Rules) -> list[tuple[float, float]]:
+    """The listed centre positions (world x, z, mm) where the next platform may be laid:
+    every LAY_GRID mm across the width and in depth, from the middle of the base,
+    row by row from the front (the French record: the new platform "peut maintenant être
+    décalé par rapport à la base", and the villa is square, so either way). Any other
+    (x, z) that lay_problem accepts is accepted as well."""
     return list(_lay_positions(rules))
 
 
-def _lay_positions(rules: Rules) -> Iterator[float]:
+def lay_possible(rules: Rules) -> bool:
+    """Whether the next platform can be laid at one of the listed positions at all."""
+    return next(_lay_positions(rules), None) is not None
+
+
+def _lay_positions(rules: Rules) -> Iterator[tuple[float, float]]:
     index = rules.laid
     if index >= len(PLATFORM_COLOURS):
         return
-    limit = BASE_LENGTH / 2 - PLATFORM_LENGTHS[index] / 2
-    k_max = math.floor(limit / POSITION_GRID)
-    for k in range(-k_max, k_max + 1):
-        if lay_problem(rules, k * POSITION_GRID) is None:
-            yield float(k * POSITION_GRID)
+    half = PLATFORM_LENGTHS[index] / 2
+    limit = BASE_LENGTH / 2 - half
+    # Only where the platform could reach a column of the top level: each support must
+    # lie wholly under it (_lay_supports), so its centre is within half - r of theirs.
+    feet = [
+        (column.x, column.z, half - COLUMNS[column.id].width / 2)
+        for column in _top_columns(rules)
+        if column.on is None
+    ]
+    if len(feet) < MIN_PLATFORM_SUPPORTS:
+        return
+    lows = [max(-limit, min(f[axis] - f[2] for f in feet)) for axis in (0, 1)]
+    highs = [min(limit, max(f[axis] + f[2] for f in feet)) for axis in (0, 1)]
+    ks = [
+        range(math.ceil(lows[axis] / LAY_GRID), math.floor(highs[axis] / LAY_GRID) + 1)
+        for axis in (0, 1)
+    ]
+    for kz in ks[1]:
+        z = float(kz * LAY_GRID)
+        for kx in ks[0]:
+            x = float(kx * LAY_GRID)
+            if lay_problem(rules, x, z) is None:
+                yield x, z
 
 
 def _do_lay_platform(ctx: Context, seat: int, action: dict) -> None:

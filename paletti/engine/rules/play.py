@@ -88,8 +88,10 @@ def legal_actions(state: State) -> list[dict]:
         for column_id in _removable(rules):
             add("remove_column", column=column_id)
     elif phase == PHASE_LAY:
-        for x in lay_candidates(rules):
-            add("lay_platform", x=x)
+        # Every POSITION_GRID mm across and in depth (platforms.lay_candidates); any other
+        # position lay_problem accepts is accepted as well.
+        for x, z in lay_candidates(rules):
+            add("lay_platform", x=x, z=z)
     if _may_pass(rules):
         add("pass")
     return out

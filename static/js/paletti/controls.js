@@ -458,21 +458,65 @@ export function laneOf(z) {
   return lane;
 }
 
-export function layXs() {
-  return legal("lay_platform").map((a) => a.x);
+// The listed lay positions of the next platform, [x, z] (world mm, from the middle of
+// the base): every 10 mm across and in depth where it would rest on 3 columns.
+export function layPoints() {
+  const below = belowCentre();
+  return legal("lay_platform").map((a) => [a.x, a.z === undefined ? below[1] : a.z]);
 }
 
-export function nearest(xs, x) {
-  return xs.reduce((best, v) => (Math.abs(v - x) < Math.abs(best - x) ? v : best), xs[0]);
+// The top platform's centre, [x, z] (world mm): the new platform starts over it.
+export function belowCentre() {
+  const top = topPlatform(game.state);
+  return top ? [top.x, top.side ? top.side[0] : 0] : [0, 0];
+}
+
+// The listed lay position nearest to (x, z), or null.
+export function nearestLay(x, z) {
+  let best = null;
+  for (const p of layPoints()) {
+    const d = (p[0] - x) ** 2 + (p[1] - z) ** 2;
+    if (!best || d < best.d - 1e-9) best = { p, d };
+  }
+  return best && best.p;
+}
+
+// One step of the new platform across (dx: -1, 1, or ±1000 to the end of its row) or in
+// depth (dz, positive: to the back), to the next listed position that way: over gaps
+// where it could not rest on 3 columns; at an edge it stays.
+function stepLay(dx, dz) {
+  const points = layPoints();
+  const { x, z } = game.ghost;
+  const ahead = points.filter(([px, pz]) => (dx ? Math.sign(px - x) === Math.sign(dx) && pz === z : Math.sign(pz - z) === Math.sign(dz) && px === x));
+  let next = null;
+  if (ahead.length) {
+    const far = Math.abs(dx) > 100;
+    const key = dx ? (p) => Math.abs(p[0] - x) : (p) => Math.abs(p[1] - z);
+    next = ahead.reduce((best, p) => ((far ? key(p) > key(best) : key(p) < key(best)) ? p : best), ahead[0]);
+  } else if (!(Math.abs(dx) > 100)) {
+    // None in this row or column: the nearest one that way, wherever it lies.
+    const onward = points.filter(([px, pz]) => (dx ? Math.sign(px - x) === Math.sign(dx) : Math.sign(pz - z) === Math.sign(dz)));
+    next = onward.reduce((best, p) => (!best || (p[0] - x) ** 2 + (p[1] - z) ** 2 < (best[0] - x) ** 2 + (best[1] - z) ** 2 ? p : best), null);
+  }
+  if (!next) return;
+  game.ghost = { x: next[0], z: next[1] };
+  redrawGhost();
+}
+
+function redrawGhost() {
+  updateSlider();
+  draw();
+  if (Depth) Depth.redraw();
 }
 
 // A column's point starts in the front row, as near the middle as it is free; a platform
-// starts over the middle.
+// starts over the platform below (or the listed position nearest to that).
 export function resetGhost() {
   const state = game.state;
   if (state.phase === "lay") {
-    const xs = layXs();
-    game.ghost = { x: xs.length ? nearest(xs, 0) : 0, z: 0 };
+    const below = belowCentre();
+    const point = nearestLay(...below) || below;
+    game.ghost = { x: point[0], z: point[1] };
     return;
   }
   const room = placeRoom();
@@ -485,28 +529,26 @@ export function resetGhost() {
   game.ghost = { x: point[0], z: point[1] };
 }
 
-// Move the point (or the platform) towards (x, z): to the nearest place it may go.
+// Move the point (or the platform) towards (x, z): to the nearest place it may go. For a
+// column (x, z) is from the top platform's centre; for a platform, in the world.
 export function moveGhost(x, z) {
   if (game.state.phase === "lay") {
-    const xs = layXs();
-    if (!xs.length) return;
-    game.ghost = { x: nearest(xs, x), z: 0 };
+    const point = nearestLay(x, z);
+    if (!point) return;
+    game.ghost = { x: point[0], z: point[1] };
   } else {
     const point = nearestFree(x, z);
     if (!point) return;
     game.ghost = { x: point[0], z: point[1] };
   }
-  updateSlider();
-  draw();
+  redrawGhost();
 }
 
 // One step across (dx) or in depth (dz, positive: to the back), passing over the feet of
 // columns in the way; at an edge it stays.
 export function stepGhost(direction, depth = 0) {
   if (game.state.phase === "lay") {
-    const xs = layXs().slice().sort((a, b) => a - b);
-    const i = xs.indexOf(game.ghost.x);
-    moveGhost(xs[Math.min(xs.length - 1, Math.max(0, i + direction))], 0);
+    stepLay(direction, depth);
     return;
   }
   const room = placeRoom();
@@ -524,8 +566,7 @@ export function stepGhost(direction, depth = 0) {
   }
   if (!free(room, x, z)) return;
   game.ghost = { x: Math.round(x * 10) / 10, z: Math.round(z * 10) / 10 };
-  updateSlider();
-  draw();
+  redrawGhost();
 }
 
 // A row chosen below the slider: the point moves to that depth.
@@ -541,10 +582,13 @@ export function stepLane(direction) {
 }
 
 // The action the point stands for: "place" at (x, z), as the engine accepts any legal
-// point; "lay_platform" as listed.
+// point; "lay_platform" as listed, at (x, z).
 export function chosenAction() {
   const { x, z } = game.ghost;
-  if (game.state.phase === "lay") return legal("lay_platform").find((a) => a.x === x);
+  if (game.state.phase === "lay") {
+    const below = belowCentre();
+    return legal("lay_platform").find((a) => a.x === x && (a.z === undefined ? below[1] : a.z) === z);
+  }
   const listed = legal("place")[0];
   if (!listed) return null;
   const room = placeRoom();
@@ -591,10 +635,9 @@ export function placementControls(box, list, withLanes) {
   const row = el("div", { class: "nudge" });
   row.append(el("button", { type: "button", class: "secondary", "aria-label": gettext("Move left"), onclick: () => stepGhost(-1), text: "◀" }));
   row.append(el("button", { type: "button", class: "secondary", "aria-label": gettext("Move right"), onclick: () => stepGhost(1), text: "▶" }));
-  if (withLanes) {
-    row.append(el("button", { type: "button", class: "secondary", "aria-label": gettext("Move to the back"), onclick: () => stepGhost(0, 1), text: "▲" }));
-    row.append(el("button", { type: "button", class: "secondary", "aria-label": gettext("Move to the front"), onclick: () => stepGhost(0, -1), text: "▼" }));
-  }
+  // In depth too: a column anywhere on the platform, a platform offset from the one below.
+  row.append(el("button", { type: "button", class: "secondary", "aria-label": gettext("Move to the back"), onclick: () => stepGhost(0, 1), text: "▲" }));
+  row.append(el("button", { type: "button", class: "secondary", "aria-label": gettext("Move to the front"), onclick: () => stepGhost(0, -1), text: "▼" }));
   row.append(
     el("button", {
       type: "button",
@@ -631,11 +674,11 @@ export function updateSlider() {
   const lay = game.state.phase === "lay";
   const lane = laneOf(z);
   const text = lay
-    ? fmt(gettext("x %(x)s mm"), { x: Math.round(x) })
+    ? fmt(gettext("x %(x)s mm, z %(z)s mm"), { x: Math.round(x), z: Math.round(z) })
     : fmt(gettext("x %(x)s mm, z %(z)s mm (%(lane)s)"), { x: Math.round(x), z: Math.round(z), lane: LANE_NAMES[lane] });
   slider.setAttribute("aria-valuenow", x);
   slider.setAttribute("aria-valuetext", text);
-  if (!lay) slider.dataset.z = String(z);
+  slider.dataset.z = String(z);
   slider.textContent = text;
   game.root.querySelectorAll("input[name=lane]").forEach((input) => {
     input.checked = Number(input.value) === lane;

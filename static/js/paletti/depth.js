@@ -7,10 +7,16 @@
  * state.columns[].side and state.platforms[].side ([z, y, angle], mm, y up) and animates
  * the "side" poses of the frames. No framework; the play page calls show(state, frames)
  * after every answer from the server, and play(frames) for each action of a bot's turn
- * told one at a time.
+ * told one at a time. While a column is held or the next platform is to be laid, it shows
+ * where it would go (the page's ghost, at its depth), and a pointer on it moves the ghost
+ * in depth (depthAt, pointing.js).
  */
 import { gettext } from "./i18n.js";
+import { game, legal, nextPlatform, topPlatform } from "./state.js";
 import { PAINT, sample } from "./view.js";
+
+// The ghost's outline: the large drawing's focus colour.
+const FOCUS = "#d35400";
 
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -98,6 +104,7 @@ function draw() {
     const pose = view.poses["p" + p.index];
     if (pose) box(ctx, pose, p.length, p.thickness, PAINT[p.colour], "rgba(0,0,0,0.7)");
   }
+  drawGhost(ctx);
   ctx.fillStyle = "#1f2328";
   ctx.font = "12px system-ui, sans-serif";
   ctx.textBaseline = "bottom";
@@ -106,6 +113,58 @@ function draw() {
   ctx.fillText(gettext("front"), Math.min(sx(-half), 4), view.height - 1);
   ctx.textAlign = "right";
   ctx.fillText(gettext("back"), Math.max(sx(half), view.width - 4), view.height - 1);
+}
+
+// Where a held column would stand, or the next platform would lie, seen from the side:
+// half see-through with a dashed outline, at the ghost's depth (game.ghost: a column's
+// from the top platform's centre, a platform's in the world).
+export function ghostBox() {
+  const state = game.state;
+  if (!state || state !== view.state || view.anim || state.status !== "playing") return null;
+  const top = topPlatform(state);
+  if (!top) return null;
+  const surface = top.y + top.thickness / 2;
+  if (state.phase === "lay" && legal("lay_platform").length) {
+    const p = nextPlatform(state);
+    if (!p) return null;
+    const y = surface + state.dimensions.column_height + p.thickness / 2;
+    return { pose: [game.ghost.z, y, 0], width: p.length, height: p.thickness, colour: p.colour };
+  }
+  if (state.phase === "holding" && state.holding !== null && legal("place").length) {
+    const col = state.columns.find((c) => c.id === state.holding);
+    if (!col) return null;
+    const z = (top.side ? top.side[0] : 0) + game.ghost.z;
+    return { pose: [z, surface + col.height / 2, 0], width: col.width, height: col.height, colour: col.colour };
+  }
+  return null;
+}
+
+function drawGhost(ctx) {
+  const ghost = ghostBox();
+  view.canvas.toggleAttribute("data-pointable", Boolean(ghost));
+  if (!ghost) return;
+  ctx.save();
+  ctx.globalAlpha = 0.5;
+  box(ctx, ghost.pose, ghost.width, ghost.height, PAINT[ghost.colour], "rgba(0,0,0,0.7)");
+  ctx.globalAlpha = 1;
+  ctx.setLineDash([4, 3]);
+  ctx.lineWidth = 2;
+  ctx.strokeStyle = FOCUS;
+  const w = ghost.width * view.scale;
+  const h = ghost.height * view.scale;
+  ctx.strokeRect(sx(ghost.pose[0]) - w / 2, sy(ghost.pose[1]) - h / 2, w, h);
+  ctx.restore();
+}
+
+// The depth (world z, mm) a pointer at clientX shows on the side drawing.
+export function depthAt(clientX) {
+  const rect = view.canvas.getBoundingClientRect();
+  return (clientX - rect.left - view.x0) / view.scale;
+}
+
+// Draw again (the ghost moved).
+export function redraw() {
+  draw();
 }
 
 // The state after an answer: animate its frames, then show the state's poses. `opening`:

@@ -14,11 +14,11 @@ export function placerHelp(withLanes) {
   if (touchFirst()) {
     return withLanes
       ? gettext("Tap the drawing where it should stand, on the top platform, or use ◀ ▶ ▲ ▼, then tap “Place it here”.")
-      : gettext("Tap the drawing where it should lie, or use ◀ and ▶, then tap “Lay it here”.");
+      : gettext("Tap the drawing where it should lie (the side drawing for its depth), or use ◀ ▶ ▲ ▼, then tap “Lay it here”.");
   }
   return withLanes
     ? gettext("Left and right arrows move it across, up and down move it to the back or the front, Enter places it.")
-    : gettext("Left and right arrows move it, Enter lays it.");
+    : gettext("Left and right arrows move it across, up and down move it to the back or the front, Enter lays it.");
 }
 
 // On a phone, bring the drawing back into view before it moves, so nobody misses it.

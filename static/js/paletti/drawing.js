@@ -394,7 +394,7 @@ export function drawGhost(ctx) {
     const below = top && Scene.pose3d(game.poses["p" + top.index]);
     if (p && below) {
       const y = top.y + top.thickness / 2 + state.dimensions.column_height + p.thickness / 2;
-      const pose = Scene.pose3d([game.ghost.x, y, 0, below.p[2], 0]);
+      const pose = Scene.pose3d([game.ghost.x, y, 0, game.ghost.z, 0]);
       const half = p.length / 2;
       const item = {
         kind: "platform",
@@ -414,6 +414,21 @@ export function drawGhost(ctx) {
       ctx.lineWidth = 2;
       ctx.strokeStyle = FOCUS;
       ctx.stroke();
+      // Its middle lines, across and in depth, so that an offset either way shows.
+      ctx.setLineDash([3, 3]);
+      ctx.lineWidth = 1.5;
+      const surface = p.thickness / 2;
+      for (const [a, b] of [
+        [[-half, surface, 0], [half, surface, 0]],
+        [[0, surface, -half], [0, surface, half]],
+      ]) {
+        const [x0, y0] = toScreen(Scene.toWorld(pose, a));
+        const [x1, y1] = toScreen(Scene.toWorld(pose, b));
+        ctx.beginPath();
+        ctx.moveTo(x0, y0);
+        ctx.lineTo(x1, y1);
+        ctx.stroke();
+      }
       ctx.restore();
     }
   }

@@ -7,7 +7,7 @@ import { applyResult, playAgain, post } from "./controls.js";
 import { draw, layoutCanvas } from "./drawing.js";
 import { gettext } from "./i18n.js";
 import { initGuide, initPace, showError } from "./narration.js";
-import { onPointer } from "./pointing.js";
+import { onDepthPointer, onPointer } from "./pointing.js";
 import { initSetup } from "./setup.js";
 import { game, legal } from "./state.js";
 
@@ -18,6 +18,8 @@ export function initMatch(root) {
   game.canvas = root.querySelector("#villa");
   game.stage = root.querySelector("#stage");
   for (const type of ["pointerdown", "pointermove", "pointerup"]) game.canvas.addEventListener(type, onPointer);
+  const depth = root.querySelector("#villa-depth");
+  if (depth) for (const type of ["pointerdown", "pointermove"]) depth.addEventListener(type, onDepthPointer);
   root.querySelector("#play-again").addEventListener("click", (e) => playAgain(e.currentTarget));
   document.addEventListener("keydown", (event) => {
     if (event.key !== "Escape" || !game.state || game.busy) return;

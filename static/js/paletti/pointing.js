@@ -1,8 +1,9 @@
 /* Villa Paletti: pointing, tapping and dragging on the drawing, and the list of every column.
  */
 import * as Scene from "./scene.js";
+import * as Depth from "./depth.js";
 import * as Hand from "./hand.js";
-import { moveGhost, post, setHighlight, whereText } from "./controls.js";
+import { layPoints, moveGhost, post, setHighlight, whereText } from "./controls.js";
 import { el, swatch } from "./dom.js";
 import { currentScene, draw, pictureToPlatform, poses3d, toPicture } from "./drawing.js";
 import { capfirst, fmt, gettext, ngettext } from "./i18n.js";
@@ -63,13 +64,35 @@ export function onPointer(event) {
   }
   if (state.phase === "lay" && legal("lay_platform").length) {
     if (event.type === "pointerdown" || event.buttons) {
+      // Where the pointer meets the plane the new platform's underside would lie in:
+      // across and in depth.
+      // A pointer above or below where it may lie keeps to its back or front row (seen
+      // from so little above, a small height on the picture is a long way in depth).
       const top = topPlatform(state);
-      const [x] = Scene.onPlane(X, Y, top.y + top.thickness / 2 + state.dimensions.column_height);
-      moveGhost(x, 0);
+      const [x, z] = Scene.onPlane(X, Y, top.y + top.thickness / 2 + state.dimensions.column_height);
+      const depths = layPoints().map((p) => p[1]);
+      const kept = Math.min(Math.max(...depths), Math.max(Math.min(...depths), z));
+      moveGhost(kept === z ? x : Scene.acrossAtDepth(X, kept), kept);
     }
     return;
   }
   pointAtColumn(event, X, Y);
+}
+
+// On the side drawing, while a column is held or the next platform is to be laid: a tap
+// or a drag moves where it would go in depth (across, it stays where it is).
+export function onDepthPointer(event) {
+  const state = game.state;
+  if (!state || state.status !== "playing" || game.busy || !Depth.ghostBox()) return;
+  if (event.type !== "pointerdown" && !event.buttons) return;
+  if (event.type === "pointerdown") event.currentTarget.setPointerCapture(event.pointerId);
+  const z = Depth.depthAt(event.clientX);
+  if (state.phase === "lay") {
+    moveGhost(game.ghost.x, z);
+  } else {
+    const top = topPlatform(state);
+    moveGhost(game.ghost.x, z - (top.side ? top.side[0] : 0));
+  }
 }
 
 /* ---------- Pointing at a column: mouse, pen or finger ---------- */

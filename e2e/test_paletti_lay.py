@@ -1,0 +1,94 @@
+"""Laying the next platform where a person would: across and in depth. The French record
+lets it be offset from the one below ("peut maintenant être décalé par rapport à la
+base"); the villa is square, so either way. The ghost platform moves by the side drawing,
+the large drawing, the buttons and the arrow keys, and the platform is laid there."""
+
+from playwright.sync_api import expect
+
+from e2e.conftest import english_url as url
+from e2e.conftest import screenshot
+from e2e.test_paletti import (
+    ADA_AND_BOB,
+    create_by_api,
+    on_screen,
+    play_by_api,
+    three_builds,
+    view_settled,
+)
+
+DEPTH = "/static/js/paletti/depth.js"
+
+
+def _at_the_lay(server, page):
+    """Three builds (the columns across the depth, on a diagonal), Ada's claim let stand:
+    Ada may lay green. Answers the match and the slider of the new platform's position."""
+    match = create_by_api(server, page, ADA_AND_BOB)
+    play_by_api(
+        server, page, match, three_builds() + [{"type": "ask_platform"}, {"type": "decline"}]
+    )
+    page.goto(url(server, "paletti:match", match_id=match["id"]))
+    slider = page.get_by_role("slider", name="Position of the new platform")
+    expect(slider).to_be_visible()
+    view_settled(page)
+    # It starts over blue, whose middle is the base's.
+    expect(slider).to_have_attribute("aria-valuetext", "x 0 mm, z 0 mm")
+    return match, slider
+
+
+def _lay_and_check(server, page, match, x, z, press):
+    with page.expect_request(lambda r: "/actions/" in r.url and r.method == "POST") as sent:
+        press()
+    action = sent.value.post_data_json["action"]
+    assert (action["type"], action["x"], action["z"]) == ("lay_platform", x, z)
+    expect(page.locator("#narration")).to_contain_text("green platform is laid")
+    expect(page.locator("#top-platform")).to_contain_text("green")
+    state = page.request.get(f"{server.url}/api/paletti/matches/{match['id']}/").json()
+    green = state["platforms"][1]
+    assert green["laid"] and (green["x"], green["side"][0]) == (x, z)
+
+
+def test_the_side_drawing_and_the_buttons_move_the_platform_in_depth(seeded_server, page):
+    match, slider = _at_the_lay(seeded_server, page)
+    depth = page.locator("#villa-depth")
+    depth.scroll_into_view_if_needed()
+    expect(depth).to_have_attribute("data-pointable", "")
+    # Where 10 mm behind the middle is on the side drawing (its own scale: depthAt is
+    # linear in the pointer's x).
+    box = depth.bounding_box()
+    a, b = page.evaluate(
+        f"import('{DEPTH}').then((D) => [D.depthAt({box['x']}), D.depthAt({box['x'] + 100})])"
+    )
+    page.mouse.click(box["x"] + (10.0 - a) * 100 / (b - a), box["y"] + box["height"] / 2)
+    expect(slider).to_have_attribute("aria-valuetext", "x 0 mm, z 10 mm")
+    page.get_by_role("button", name="Move right").click()
+    expect(slider).to_have_attribute("aria-valuetext", "x 10 mm, z 10 mm")
+    # Back and forth in depth with the buttons.
+    page.get_by_role("button", name="Move to the back").click()
+    expect(slider).to_have_attribute("aria-valuetext", "x 10 mm, z 20 mm")
+    page.get_by_role("button", name="Move to the front").click()
+    expect(slider).to_have_attribute("aria-valuetext", "x 10 mm, z 10 mm")
+    page.locator("#villa").scroll_into_view_if_needed()
+    screenshot(page, "paletti-lay-in-depth")
+    lay = page.get_by_role("button", name="Lay it here")
+    _lay_and_check(seeded_server, page, match, 10.0, 10.0, lay.click)
+    view_settled(page)
+    screenshot(page, "paletti-laid-in-depth")
+
+
+def test_the_large_drawing_and_the_arrow_keys_move_the_platform_in_depth(seeded_server, page):
+    match, slider = _at_the_lay(seeded_server, page)
+    state = page.request.get(f"{seeded_server.url}/api/paletti/matches/{match['id']}/").json()
+    blue = state["platforms"][0]
+    # A click on the large drawing where green's underside would be, 10 mm left of the
+    # middle and 10 mm before it: the ghost goes there, across and in depth.
+    underside = blue["y"] + blue["thickness"] / 2 + state["dimensions"]["column_height"]
+    page.mouse.click(*on_screen(page, -10.0, underside, -10.0))
+    expect(slider).to_have_attribute("aria-valuetext", "x -10 mm, z -10 mm")
+    slider.focus()
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    expect(slider).to_have_attribute("aria-valuetext", "x -10 mm, z 10 mm")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    expect(slider).to_have_attribute("aria-valuetext", "x -10 mm, z -10 mm")
+    _lay_and_check(seeded_server, page, match, -10.0, -10.0, lambda: page.keyboard.press("Enter"))
