@@ -12,7 +12,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_filters.rest_framework import DjangoFilterBackend
 from django_filters.utils import translate_validation
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -71,6 +76,10 @@ class CreditSerializer(serializers.ModelSerializer):
 
 # What a listed game's ESAR category is read with: its code, family and every label.
 ESAR_COLUMNS = ("code", "family", "label_fr", "label_da", "label_pl", "label_en")
+# A listed game's languages, fetched for the whole page as a plain list on each game: the
+# related manager and queryset Django otherwise builds for every game of the page were
+# 3 600 of the 30 000 Python calls of a 20-game text search.
+LANGUAGES_OF_PAGE = Prefetch("languages", to_attr="language_list")
 # A listed game's own fields, sent as they are stored.
 LISTED_FIELDS = (
     "slug",
@@ -83,12 +92,17 @@ LISTED_FIELDS = (
 )
 
 
+@extend_schema_field({"type": "string", "description": Language._meta.get_field("code").help_text})
+class LanguageCode(serializers.SlugRelatedField):
+    """A language by its code, read from a list of languages (``LANGUAGES_OF_PAGE``)."""
+
+
 class GameListSerializer(serializers.ModelSerializer):
     """A game in a list: its own numbers, its ESAR category and its languages' codes."""
 
     esar = EsarBriefSerializer(read_only=True)
     url = serializers.HyperlinkedIdentityField(view_name="api:game-detail", lookup_field="slug")
-    languages = serializers.SlugRelatedField(slug_field="code", many=True, read_only=True)
+    languages = LanguageCode(slug_field="code", many=True, read_only=True, source="language_list")
 
     class Meta:
         model = Game
@@ -250,7 +264,7 @@ class GameViewSet(viewsets.ModelViewSet):
             queryset = (
                 Game.objects.select_related("esar")
                 .only(*LISTED_FIELDS, *(f"esar__{name}" for name in ESAR_COLUMNS))
-                .prefetch_related("languages")
+                .prefetch_related(LANGUAGES_OF_PAGE)
             )
         else:
             queryset = (
