@@ -5,14 +5,19 @@ from contextlib import contextmanager
 import django_filters
 import reversion
 from django.db import models
-from django.db.models import Prefetch
+from django.db.models import Prefetch, prefetch_related_objects
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_filters.rest_framework import DjangoFilterBackend
 from django_filters.utils import translate_validation
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -71,6 +76,10 @@ class CreditSerializer(serializers.ModelSerializer):
 
 # What a listed game's ESAR category is read with: its code, family and every label.
 ESAR_COLUMNS = ("code", "family", "label_fr", "label_da", "label_pl", "label_en")
+# A listed game's languages, fetched once for the whole page (``GameViewSet.list``) as a
+# plain list on each game: the related manager and queryset Django otherwise builds for
+# every game of the page were 3 600 of the 30 000 Python calls of a 20-game text search.
+LANGUAGES_OF_PAGE = Prefetch("languages", to_attr="language_list")
 # A listed game's own fields, sent as they are stored.
 LISTED_FIELDS = (
     "slug",
@@ -83,12 +92,17 @@ LISTED_FIELDS = (
 )
 
 
+@extend_schema_field({"type": "string", "description": Language._meta.get_field("code").help_text})
+class LanguageCode(serializers.SlugRelatedField):
+    """A language by its code, read from a list of languages (``LANGUAGES_OF_PAGE``)."""
+
+
 class GameListSerializer(serializers.ModelSerializer):
     """A game in a list: its own numbers, its ESAR category and its languages' codes."""
 
     esar = EsarBriefSerializer(read_only=True)
     url = serializers.HyperlinkedIdentityField(view_name="api:game-detail", lookup_field="slug")
-    languages = serializers.SlugRelatedField(slug_field="code", many=True, read_only=True)
+    languages = LanguageCode(slug_field="code", many=True, read_only=True, source="language_list")
 
     class Meta:
         model = Game
@@ -247,10 +261,8 @@ class GameViewSet(viewsets.ModelViewSet):
     def get_queryset(self):
         if self.action == "list":
             # The columns a listed game shows (the record's long texts stay in the database).
-            queryset = (
-                Game.objects.select_related("esar")
-                .only(*LISTED_FIELDS, *(f"esar__{name}" for name in ESAR_COLUMNS))
-                .prefetch_related("languages")
+            queryset = Game.objects.select_related("esar").only(
+                *LISTED_FIELDS, *(f"esar__{name}" for name in ESAR_COLUMNS)
             )
         else:
             queryset = (
@@ -276,6 +288,9 @@ class GameViewSet(viewsets.ModelViewSet):
         page = self.paginator.paginate_queryset(
             games, request, view=self, known_count=filterset.match_count
         )
+        # The page's languages in one query, whichever of the best-first parts of a
+        # common word its games came from (each part prefetching its own took two).
+        prefetch_related_objects(page, LANGUAGES_OF_PAGE)
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     # Writes through the API are versions in the admin's history too, with their author.

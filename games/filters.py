@@ -9,7 +9,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from .models import MAX_AGE, MAX_DURATION, MAX_PLAYERS, EsarCategory, EsarFamily, Game, Language
-from .search import best_first, find
+from .search import MATCH_LIMIT, best_first, find
 
 
 class StrictBooleanField(forms.NullBooleanField):
@@ -212,11 +212,15 @@ GameFilterForm = type(
 )
 
 
-def relevance_parts(queryset, params):
+def relevance_parts(queryset, params, match_count):
     """The two parts of the pages (``games.search.best_first``) of a text search listed by
-    relevance (no sort asked for), else None. ``params`` are the page's or the API's
-    query parameters, already validated by ``GameFilter``."""
+    relevance (no sort asked for) with more matches than the search ranks whole
+    (``match_count``, ``GameFilter.match_count``, above ``MATCH_LIMIT``), else None.
+    ``params`` are the page's or the API's query parameters, already validated by
+    ``GameFilter``. Fewer matches are ranked whole, so their parts are not built."""
     query = params.get("q") or ""
+    if match_count is None or match_count <= MATCH_LIMIT:
+        return None
     if not query.strip() or params.get("ordering"):
         return None
     return best_first(queryset, query)

@@ -113,7 +113,7 @@ class GamePagination(PageNumberPagination):
     def paginate_queryset(self, queryset, request, view=None, *, known_count=None):
         """DRF's, with the number of games a text search found (``CappedPaginator``)."""
         # Listed by relevance, many matches put the best of them first (as the pages do).
-        self.best_first = relevance_parts(queryset, request.query_params)
+        self.best_first = relevance_parts(queryset, request.query_params, known_count)
         self.known_count = known_count
         return super().paginate_queryset(queryset, request, view)
 

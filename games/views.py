@@ -47,10 +47,10 @@ def game_list(request):
     valid = filterset.is_valid() if filterset.is_bound else True
     # A page needs its games' ids (their cards are rendered, or kept, from ``_listing_queryset``).
     games = (filterset.qs if valid else Game.objects.none()).only("slug", "title")
-    parts = relevance_parts(games, params) if valid else None
     version = request.catalogue_version.version
     # A text search has counted its matches; other filters are counted once per version.
     searched = filterset.match_count if valid else None
+    parts = relevance_parts(games, params, searched) if valid else None
     fields, found = filters(
         filterset.form,
         params,
