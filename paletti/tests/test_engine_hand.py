@@ -261,16 +261,10 @@ def _blue_on_four(edge: float, held: int) -> dict:
     """Blue alone on four thick columns whose hull ends `edge` mm right of its middle (its
     loaded centre lies a few millimetres inside that edge once a column stands at its
     right edge); column `held` in the hand, every other column out of the game."""
-    rules = copy.deepcopy(new_match(7, 4).rules)
     thick = [c.id for c in COLUMNS if c.width > 20]
     right = edge - villa.radius(thick[0])
-    feet = dict(zip(thick, [(-60.0, -60.0), (-60.0, 60.0), (right, -60.0), (right, 60.0)]))
-    for column in rules["columns"]:
-        if column["id"] in feet:
-            x, z = feet[column["id"]]
-            column.update(where="base", level=0, on=None, x=x, z=z)
-        else:
-            column.update(where="out")
+    spots = [(-60.0, -60.0), (-60.0, 60.0), (right, -60.0), (right, 60.0)]
+    rules = _blue_on([(i, x, z) for i, (x, z) in zip(thick, spots, strict=True)])
     rules["columns"][held].update(where="hand")
     villa.sync_rest(rules)
     return rules

@@ -339,6 +339,22 @@ export function drawLock(ctx, x, y) {
   ctx.restore();
 }
 
+// Dashed lines across and in depth through (x, z) on a platform's top `surface` (in the
+// platform's own frame `pose`, half its side `half`): where a piece will go shows either way.
+function crossLines(ctx, pose, half, surface, x, z) {
+  for (const [a, b] of [
+    [[-half, surface, z], [half, surface, z]],
+    [[x, surface, -half], [x, surface, half]],
+  ]) {
+    const [x0, y0] = toScreen(Scene.toWorld(pose, a));
+    const [x1, y1] = toScreen(Scene.toWorld(pose, b));
+    ctx.beginPath();
+    ctx.moveTo(x0, y0);
+    ctx.lineTo(x1, y1);
+    ctx.stroke();
+  }
+}
+
 // Where a column would stand (holding) or the next platform would lie (lay): the piece
 // half see-through and dashed, and on the top platform the point itself, with the lines
 // across and in depth through it.
@@ -356,17 +372,7 @@ export function drawGhost(ctx) {
     ctx.strokeStyle = FOCUS;
     ctx.lineWidth = 1.5;
     ctx.setLineDash([3, 3]);
-    for (const [a, b] of [
-      [[-half, surface, z], [half, surface, z]],
-      [[x, surface, -half], [x, surface, half]],
-    ]) {
-      const [x0, y0] = toScreen(Scene.toWorld(platform, a));
-      const [x1, y1] = toScreen(Scene.toWorld(platform, b));
-      ctx.beginPath();
-      ctx.moveTo(x0, y0);
-      ctx.lineTo(x1, y1);
-      ctx.stroke();
-    }
+    crossLines(ctx, platform, half, surface, x, z);
     ctx.restore();
     const pose = { ...platform, p: Scene.toWorld(platform, [x, surface + col.height / 2, z]) };
     const item = { kind: "column", piece: { ...col, locked: false }, pose, shape: Scene.prism(pose, columnSection(col), col.height) };
@@ -418,17 +424,7 @@ export function drawGhost(ctx) {
       ctx.setLineDash([3, 3]);
       ctx.lineWidth = 1.5;
       const surface = p.thickness / 2;
-      for (const [a, b] of [
-        [[-half, surface, 0], [half, surface, 0]],
-        [[0, surface, -half], [0, surface, half]],
-      ]) {
-        const [x0, y0] = toScreen(Scene.toWorld(pose, a));
-        const [x1, y1] = toScreen(Scene.toWorld(pose, b));
-        ctx.beginPath();
-        ctx.moveTo(x0, y0);
-        ctx.lineTo(x1, y1);
-        ctx.stroke();
-      }
+      crossLines(ctx, pose, half, surface, 0, 0);
       ctx.restore();
     }
   }
