@@ -1,8 +1,9 @@
 """Set-ups: where the 20 columns stand on the base and where blue lies on them.
 
-A set-up is a JSON-able dict: {"columns": [{"id": 0-19, "x": mm, "lane": 0-2}, ...],
-"blue_x": mm}; x is the centre, 0 the middle of the base; instead of a "lane" (one of three
-rows) a column may give its depth "z" in mm. The French record: all columns on
+A set-up is a JSON-able dict: {"columns": [{"id": 0-19, "x": mm, "z": mm}, ...],
+"blue_x": mm}; (x, z) is the column's centre, (0, 0) the middle of the base, z its depth;
+instead of "z" a column may name one of the page's three depth rows ("lane": 0-2), as the
+usual arrangement (`default_setup`) does. The French record: all columns on
 the base, none in the forbidden zone, then blue laid perfectly stable, resting on every
 column ("repose bien sur toutes les colonnes"); the Danish and Polish
 texts add that it may not stick out beyond the base.
@@ -11,6 +12,7 @@ texts add that it may not stick out beyond the base.
 import math
 import random
 
+from . import statics
 from .pieces import (
     BASE_LENGTH,
     COLUMNS,
@@ -70,35 +72,44 @@ def default_setup() -> dict:
 
 
 def random_setup(rng: random.Random) -> dict:
-    """A legal set-up drawn from `rng`: columns shuffled over lanes and sides, blue offset."""
-    low, high = _site_interval()
+    """A legal set-up drawn from `rng`: each column at a point (x, z) of the base, anywhere
+    under blue outside the forbidden zone (as players put them, not in rows), blue offset."""
+    low, _ = _site_interval()
     half_blue = PLATFORM_LENGTHS[0] / 2
     for _ in range(1000):
         blue_x = round(rng.uniform(-5.0, 5.0), 1)
+        # Wholly under blue (blue rests on every column, French record), whatever its offset.
+        outer = half_blue - 5.0
         ids = list(range(len(COLUMNS)))
         rng.shuffle(ids)
-        slots: dict[tuple[int, int], list[int]] = {}
+        placed: list[tuple[int, float, float]] = []
         for column_id in ids:
-            slots.setdefault((rng.choice(LANES), rng.choice((-1, 1))), []).append(column_id)
-        columns = []
-        for (lane, side), members in slots.items():
-            # Wholly under blue (blue rests on every column, French record), whatever its offset.
-            outer = min(high, half_blue - 5.0)
-            width = sum(COLUMNS[i].width for i in members) + MIN_GAP * (len(members) + 1)
-            if width > outer - low:
+            half = COLUMNS[column_id].width / 2
+            for _ in range(200):
+                x = rng.choice((-1, 1)) * rng.uniform(low + half, outer - half)
+                z = rng.uniform(-(outer - half), outer - half)
+                x, z = round(x, 1), round(z, 1)
+                if all(_apart(column_id, x, z, other) for other in placed):
+                    placed.append((column_id, x, z))
+                    break
+            else:
                 break
-            start = rng.uniform(low, outer - width)
-            span_end = rng.uniform(start + width, outer)
-            for column_id, x in _fill_slot(members, side, start, span_end):
-                columns.append({"id": column_id, "x": round(x, 1), "lane": lane})
         else:
-            setup = {"columns": sorted(columns, key=lambda c: c["id"]), "blue_x": blue_x}
+            columns = [{"id": i, "x": x, "z": z} for i, x, z in sorted(placed)]
+            setup = {"columns": columns, "blue_x": blue_x}
             try:
                 validate_setup(setup)
             except SetupError:
                 continue
             return setup
     raise RuntimeError("no random set-up found")  # pragma: no cover - 1000 tries suffice
+
+
+def _apart(column_id: int, x: float, z: float, other: tuple[int, float, float]) -> bool:
+    """Whether a column at (x, z) leaves MIN_GAP to `other` (id, x, z)."""
+    other_id, ox, oz = other
+    reach = (COLUMNS[column_id].width + COLUMNS[other_id].width) / 2 + MIN_GAP
+    return (x - ox) ** 2 + (z - oz) ** 2 >= reach * reach
 
 
 def _place_of(column: dict) -> tuple[int, float, float]:
@@ -138,8 +149,7 @@ def validate_setup(setup: dict) -> None:
             raise SetupError("forbidden_zone", f"Column {column_id} stands in the forbidden zone.")
     for n, (a, xa, za) in enumerate(entries):
         for b, xb, zb in entries[n + 1 :]:
-            reach = (COLUMNS[a].width + COLUMNS[b].width) / 2 + MIN_GAP
-            if (xa - xb) ** 2 + (za - zb) ** 2 < reach * reach:
+            if not _apart(a, xa, za, (b, xb, zb)):
                 first, second = sorted((a, b))
                 raise SetupError(
                     "columns_overlap", f"Columns {first} and {second} touch or overlap."
@@ -154,8 +164,9 @@ def validate_setup(setup: dict) -> None:
             raise SetupError(
                 "not_under_blue", f"Column {column_id} is not under the blue platform."
             )
-    spans = [(x - COLUMNS[i].width / 2, x + COLUMNS[i].width / 2) for i, x, _ in entries]
-    left = min(s[0] for s in spans)
-    right = max(s[1] for s in spans)
-    if not left + STABILITY_MARGIN <= blue_x <= right - STABILITY_MARGIN:
+    # "Parfaitement stable": blue's centre lies well inside the area its columns' tops span,
+    # across the width and the depth (the hull of their feet seen from above).
+    feet = [p for i, x, z in entries for p in statics.disc(x, z, COLUMNS[i].width / 2)]
+    inside, _ = statics.margin((blue_x, 0.0), statics.hull(feet))
+    if inside < STABILITY_MARGIN:
         raise SetupError("blue_unstable", "The blue platform would not rest stably.")

@@ -54,6 +54,24 @@ def test_random_setup_is_legal_and_seeded():
     assert random_setup(random.Random(4)) != first
 
 
+def test_random_setups_put_columns_anywhere_under_blue_not_in_rows():
+    half_blue = PLATFORM_LENGTHS[0] / 2
+    depths = []
+    for seed in range(10):
+        setup = random_setup(random.Random(seed))
+        validate_setup(setup)
+        depths += [c["z"] for c in setup["columns"]]
+    # Across the depth as across the width: many depths, near the front and the back edges.
+    assert len(set(depths)) > 150
+    assert min(depths) < -half_blue / 2 and max(depths) > half_blue / 2
+    # Every such villa stands as set up, blue resting on every column.
+    for seed in range(5):
+        state = new_match(seed, 4, {"setup": "random"})
+        stability = villa.analyse(state.rules)
+        assert stability.stands
+        assert all(stability.loads[c.id] > 0 for c in COLUMNS)
+
+
 def _setup_with(column_id, **changes):
     setup = default_setup()
     setup["columns"][column_id].update(changes)
@@ -93,6 +111,22 @@ def test_setup_blue_must_rest_stably_on_its_columns():
     with pytest.raises(SetupError) as error:
         validate_setup(setup)
     assert error.value.code == "blue_unstable"
+
+
+def test_blue_on_columns_all_towards_the_back_is_refused_as_unstable():
+    # Spread across the whole width, but every column in the back half: blue's centre lies
+    # in front of all of them, and it would tip forwards.
+    usual = default_setup()["columns"]
+
+    def at_depths(depths):
+        columns = [{"id": c["id"], "x": c["x"], "z": depths[c["lane"]]} for c in usual]
+        return {"columns": columns, "blue_x": 0.0}
+
+    with pytest.raises(SetupError) as error:
+        validate_setup(at_depths({0: 40.0, 1: 64.0, 2: 88.0}))
+    assert error.value.code == "blue_unstable"
+    # The same columns spread over the depth carry blue.
+    validate_setup(at_depths({0: -40.0, 1: 0.0, 2: 40.0}))
 
 
 def test_default_setup_stands_with_blue_resting_on_every_column():
