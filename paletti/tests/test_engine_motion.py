@@ -137,3 +137,58 @@ def test_a_body_below_its_still_energy_is_still_by_its_speeds(
     if body.kinetic_energy < motion.still_energy(body, half_width):
         assert body.velocity.length < motion.STILL_SPEED
         assert abs(body.angular_velocity) * half_width < motion.STILL_SPEED
+
+
+# A quarter turn seen from above: (x, z) -> (z, -x); a fall to the right goes to the front.
+QUARTER_TURN = {"right": "front", "front": "left", "left": "back", "back": "right"}
+
+
+def _turned(rules: dict) -> dict:
+    """The same villa turned a quarter on the table."""
+    turned = copy.deepcopy(rules)
+    for piece in turned["columns"] + turned["platforms"]:
+        if piece.get("x") is not None:
+            piece["x"], piece["z"] = piece["z"], -piece["x"]
+    return turned
+
+
+def _pulls_from_play(seed: int, count: int) -> list[tuple[dict, int]]:
+    """The first `count` villas of a careful four-player match in which a column is
+    drawn from under a platform, with that column."""
+    from paletti.engine import apply_action, choose_action, new_match
+
+    state, rng, found = new_match(seed, 4), random.Random(seed), []
+    while len(found) < count and state.rules.phase != "over":
+        action = choose_action(state, "careful", rng)
+        if action["type"] == "pull":
+            rules = state.rules.to_json()
+            column = rules["columns"][action["column"]]
+            above = rules["platforms"][column["level"]] if column["level"] < 5 else {}
+            if above.get("x") is not None and villa._under(above, column):
+                found.append((rules, action["column"]))
+        state = apply_action(state, action, record=False).state
+    return found
+
+
+def test_depth_is_no_different_from_width_a_villa_turned_a_quarter_falls_turned():
+    # Whether a pull brings the villa down, and which way it falls, must not depend on
+    # which side of the villa the page calls the front: pulls in depth are simulated as
+    # pulls across the width are. Careless hands (one-handed, fast), so that some fall.
+    careless = Gesture(500.0, 0.5)
+    chance = Chance(0.5, (0.3, 1.1, 2.0), (0.0, 0.0), 0.0)
+    falls = 0
+    for rules, column_id in _pulls_from_play(70200, 40):
+        here = villa.pull(copy.deepcopy(rules), column_id, careless, chance, record=False)
+        there = villa.pull(_turned(rules), column_id, careless, chance, record=False)
+        assert (here.collapse is None) == (there.collapse is None)
+        assert here.caught == there.caught and here.knocked == there.knocked
+        if here.collapse:
+            falls += 1
+            assert there.collapse["piece"] == here.collapse["piece"]
+            assert there.collapse["reason"] == here.collapse["reason"]
+            column = rules["columns"][column_id]
+            (dx, dz), _ = villa._exit(rules, column, rules["platforms"][column["level"]])
+            if not math.isclose(abs(dx), abs(dz)):
+                # (A fall along a diagonal is named by the width, either way.)
+                assert there.collapse["direction"] == QUARTER_TURN[here.collapse["direction"]]
+    assert falls >= 2
