@@ -78,6 +78,12 @@ CAREFUL_LAYS = 20
 LAY_LOOK = 3
 # How finely (mm) the careful bot looks over the top platform for room for a column.
 ROOM_GRID = 5.0
+# A careful person who feels a column bear weight slows down and steadies the platform
+# above with the second hand (rule 1): at FULL_CARE_LOAD grams felt or more, the careful
+# bot pulls at half the speed drawn and with CAREFUL_STEADINESS, in between in proportion
+# (estimates).
+FULL_CARE_LOAD = 40.0
+CAREFUL_STEADINESS = 0.97
 # The bots' hands (estimates): ranges their gestures are drawn from, per decision.
 HANDS = {
     "easy": {
@@ -110,7 +116,19 @@ def choose_action(state: State, level: str, rng: random.Random) -> dict:
         action = _easy(state, actions, rng)
     else:
         action = _Careful(state, actions, rng, hand).choose()
+        if action["type"] == "pull":
+            hand = _minding_the_load(state, action["column"], hand)
     return _with_gesture(action, hand)
+
+
+def _minding_the_load(state: State, column_id: int, hand: dict) -> dict:
+    """The careful bot's pull of a column it has touched and felt bear weight: slower and
+    steadier the more it bears (FULL_CARE_LOAD)."""
+    care = min(1.0, villa.column_load(state.rules, column_id) / FULL_CARE_LOAD)
+    pull = hand["pull"]
+    speed = round(pull["speed"] * (1.0 - 0.5 * care))
+    steadiness = pull["steadiness"] + (CAREFUL_STEADINESS - pull["steadiness"]) * care
+    return {**hand, "pull": {"speed": speed, "steadiness": round(steadiness, 2)}}
 
 
 def _hand(level: str, rng: random.Random) -> dict:

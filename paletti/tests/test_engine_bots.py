@@ -101,3 +101,22 @@ def test_a_careful_bot_lays_the_platform_offset_in_depth_where_the_margin_is_wid
     assert _margin_laid_at(rules, action["x"], action["z"]) >= max(margins) - 1.0
     table.act(**action)
     assert "platform_laid" in table.codes() and table.rules.collapse is None
+
+
+def test_a_careful_bot_draws_a_column_that_bears_weight_slowly_and_steadily():
+    # Rule 1: a careful builder who feels a column bear weight slows down and steadies the
+    # platform above with the other hand; a loose column it draws at its own pace.
+    from paletti.engine import apply_action, new_match, villa
+
+    state, rng, pulls = new_match(70200, 4), random.Random(70200), []
+    while state.rules.phase != "over":
+        action = choose_action(state, "careful", rng)
+        if action["type"] == "pull":
+            load = villa.column_load(state.rules, action["column"])
+            pulls.append((load, action["speed"], action["steadiness"]))
+        state = apply_action(state, action, record=False).state
+    heavy = [(speed, steady) for load, speed, steady in pulls if load >= bots.FULL_CARE_LOAD]
+    light = [(speed, steady) for load, speed, steady in pulls if load < 10.0]
+    assert heavy and light
+    assert all(speed <= 80 and steady >= 0.95 for speed, steady in heavy)
+    assert max(speed for speed, _ in light) > 100 and min(steady for _, steady in light) < 0.85
