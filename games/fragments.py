@@ -52,7 +52,7 @@ def game_cards(game_ids, *, version: int, games_to_render) -> list[str]:
 
 
 def filters(form, params, *, version: int, count) -> tuple[str, int]:
-    """The filter form's fields as rendered for these parameters (values and errors), and
+    """The filter form as rendered for these parameters (values, errors, its buttons), and
     how many games these filters keep, ``count()`` (called only when not kept yet),
     keyed by the parameters as a URL encodes them: "age=8%26q%3DX" is not "age=8&q=X".
 
@@ -63,7 +63,8 @@ def filters(form, params, *, version: int, count) -> tuple[str, int]:
     cache = caches["pages"]
     kept = cache.get(key)
     if kept is None:
-        kept = (get_template("includes/filter_fields.html").render({"form": form}), count())
+        context = {"form": form, "filtered": any(params.values())}
+        kept = (get_template("includes/filter_form.html").render(context), count())
         cache.set(key, kept, PAGE_TIMEOUT)
     html, found = kept
     return mark_safe(html), found  # noqa: S308 - rendered by the template engine, escaped there

@@ -45,13 +45,16 @@ def game_list(request):
     params.pop("page", None)
     filterset = GameFilter(params or None, queryset=Game.objects.for_display(), request=request)
     valid = filterset.is_valid() if filterset.is_bound else True
-    # A page needs its games' ids (their cards are rendered, or kept, from ``_listing_queryset``).
-    games = (filterset.qs if valid else Game.objects.none()).only("slug", "title")
+    # A page needs only its games' ids (their cards are rendered, or kept, from
+    # ``_listing_queryset``): rows of id, slug and title, not model instances.
+    games = (filterset.qs if valid else Game.objects.none()).values_list(
+        "pk", "slug", "title", named=True
+    )
     version = request.catalogue_version.version
     # A text search has counted its matches; other filters are counted once per version.
     searched = filterset.match_count if valid else None
     parts = relevance_parts(games, params, searched) if valid else None
-    fields, found = filters(
+    filter_form, found = filters(
         filterset.form,
         params,
         version=version,
@@ -60,14 +63,13 @@ def game_list(request):
     page = CappedPaginator(games, PAGE_SIZE, best_first=parts, known_count=found).get_page(
         request.GET.get("page")
     )
-    active = {k: v for k, v in params.items() if v}
     return render(
         request,
         "games/game_list.html",
         {
             "filter": filterset,
             "form": filterset.form,
-            "filter_fields": fields,
+            "filter_form": filter_form,
             "valid": valid,
             "page_obj": page,
             "games": page.object_list,
@@ -79,7 +81,6 @@ def game_list(request):
             "count": page.paginator.count,
             "count_capped": page.paginator.count_capped,
             "count_cap": COUNT_CAP,
-            "filtered": bool(active),
             "query_string": params.urlencode(),
         },
     )

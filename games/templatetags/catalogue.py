@@ -23,30 +23,37 @@ def _path_in_language(request, language_code):
 
 @register.simple_tag(takes_context=True)
 def page_in_languages(context):
-    """The current page in every language, as ``{"code", "name", "url"}`` (the language's
-    own name for itself, capitalised): the head's alternates and the language switcher
-    list them."""
+    """The current page in every language, as ``{"code", "name", "url", "absolute_url",
+    "current"}`` (the language's own name for itself, capitalised; whether it is the
+    page's language): the head's alternates and the language switcher list them."""
     request = context["request"]
     query = f"?{request.GET.urlencode()}" if request.GET else ""
-    return [
-        {
-            "code": code,
-            "name": capfirst(get_language_info(code)["name_local"]),
-            "url": _path_in_language(request, code) + query,
-        }
-        for code, _name in settings.LANGUAGES
-    ]
+    origin = f"{request.scheme}://{request.get_host()}"
+    current = get_language()
+    languages = []
+    for code, _name in settings.LANGUAGES:
+        url = _path_in_language(request, code) + query
+        languages.append(
+            {
+                "code": code,
+                "name": capfirst(get_language_info(code)["name_local"]),
+                "url": url,
+                "absolute_url": origin + url,
+                "current": code == current,
+            }
+        )
+    return languages
 
 
 @register.simple_tag(takes_context=True)
 def query_with(context, **changes):
     """The current query string with some parameters replaced (``None`` drops one)."""
-    params = context["request"].GET.copy()
+    params = dict(context["request"].GET.lists())
     for key, value in changes.items():
         params.pop(key, None)
         if value not in (None, ""):
-            params[key] = value
-    return "?" + urlencode(sorted(params.lists()), doseq=True) if params else "?"
+            params[key] = [value]
+    return "?" + urlencode(sorted(params.items()), doseq=True) if params else "?"
 
 
 def _record_is_foreign():
