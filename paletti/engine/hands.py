@@ -4,12 +4,13 @@ A hand has a speed and a steadiness (0-1). In our model its skill shows in three
 a physical effect that pymunk simulates (motion.py) and each growing with speed and with
 unsteadiness, as a person's aim does (the faster a movement, the larger its spread):
 
-- **Pull.** The hand grips the column (a pivot, at its middle or, less steady, above or below
-  it) and draws it out towards the nearest edge of the platform above. Its path is not a
-  perfect line: it wavers up and down and jerks along, by amounts that grow with its speed
-  and unsteadiness. A column forced upward lifts what it carries; a column gripped off its
-  middle tips as friction holds its ends, and its diagonal, longer than its height, lifts the
-  platform; friction drags the platform as long as the column slides under it.
+- **Pull.** The fingers grip the column from the side (at its middle or, less steady, above
+  or below it) and draw it out towards the nearest edge of the platform above. They drive it
+  along but neither prop it up nor press it down: it stays on its floor and bears its share
+  of the platform until it is out. The hand's path jerks along, by amounts that grow with its
+  speed and unsteadiness. A column gripped off its middle tips as friction holds its ends,
+  and its diagonal, longer than its height, lifts the platform; friction drags the platform
+  as long as the column slides under it, the more the faster it goes.
 - **The way out.** The column goes out the way the builder's eye finds freest; it and the
   hand stray to either side as far as the hand wavers, so a hurried hand meets neighbours a
   careful one passes. A hand that feels one move stops after a person's reaction time; a
@@ -52,7 +53,7 @@ STEADINESS_DEFAULT = 0.8
 # Pull. The grip lies up to GRIP_OFFSET mm above or below the column's middle, times
 # (1 - steadiness). Estimate.
 GRIP_OFFSET = 20.0
-# The hand's waver while pulling (mm), up and down and to either side: amplitude = WAVER *
+# The hand's waver while pulling (mm), to either side of its way: amplitude = WAVER *
 # speed (mm/s) * (1 - steadiness) (the spread of a quick aimed movement grows in proportion
 # to its speed: Schmidt's law of motor control). Estimate: a careless pull at 400 mm/s with
 # steadiness 0.5 wavers about 10 mm; a careful one at 50 mm/s and 0.97, 0.08 mm.
@@ -60,8 +61,8 @@ WAVER = 0.05
 # Jerks along the pull: its speed varies by up to this fraction of itself, times
 # (1 - steadiness). Estimate.
 JERK = 0.8
-# Frequencies of a hand's waver and jerks (Hz), within a hand's usual 3-12 Hz tremor band.
-WOBBLE_FREQUENCIES = (3.0, 7.0, 5.0)
+# Frequencies of a hand's jerks (Hz), within a hand's usual 3-12 Hz tremor band.
+WOBBLE_FREQUENCIES = (3.0, 7.0)
 # Most force the fingers pull with (g mm/s2): about 3 N, far above any column's friction.
 GRIP_FORCE = 3.0e6
 # The steadying hand holds the platform above with at most this fraction of the weight it
@@ -134,32 +135,27 @@ FORESEEN = Chance(0.5, (0.0, 0.0, 0.0), (0.0, 0.0), 0.0)
 
 
 def pull_path(gesture: Gesture, chance: Chance, distance: float):
-    """The hand's path for a pull of `distance` mm: (duration, position(t) -> (along, up))
-    where `along` is how far the hand has gone and `up` its waver, in mm."""
-    unsteady = 1.0 - gesture.steadiness
+    """The hand's path for a pull of `distance` mm: (duration, position(t) -> along), how
+    far (mm) the hand has gone at time t."""
     speed = gesture.speed
-    jerk = JERK * unsteady
-    f1, f2, f3 = WOBBLE_FREQUENCIES
-    p1, p2, p3 = chance.phases
-    w1, w2, w3 = math.tau * f1, math.tau * f2, math.tau * f3
-    amplitude = WAVER * speed * unsteady
+    jerk = JERK * (1.0 - gesture.steadiness)
+    f1, f2 = WOBBLE_FREQUENCIES
+    p1, p2, _ = chance.phases
+    w1, w2 = math.tau * f1, math.tau * f2
     duration = distance / speed
 
-    def position(t: float) -> tuple[float, float]:
+    def position(t: float) -> float:
         t = min(t, duration)
         # Integral of speed * (1 + jerk * (0.6 sin(w1 t + p1) + 0.4 sin(w2 t + p2))).
         wobble = 0.6 * (math.cos(p1) - math.cos(w1 * t + p1)) / w1
         wobble += 0.4 * (math.cos(p2) - math.cos(w2 * t + p2)) / w2
-        along = speed * (t + jerk * wobble)
-        up = amplitude * (math.sin(w3 * t + p3) - math.sin(p3))
-        return along, up
+        return speed * (t + jerk * wobble)
 
     return duration, position
 
 
 def spread(gesture: Gesture) -> float:
-    """How far (mm) the hand and the column it draws stray to either side of their path:
-    as far as the hand wavers up and down (a hand's spread is the same every way)."""
+    """How far (mm) the hand and the column it draws stray to either side of their path."""
     return WAVER * gesture.speed * (1.0 - gesture.steadiness)
 
 

@@ -635,11 +635,16 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
             role="drawn",
         )
     )
-    # The hand: a kinematic body, pinned to the column at the grip.
+    # The hand: a kinematic body holding the column at the grip from the side. It drives the
+    # column along but neither props it up nor holds it down (a vertical groove on the hand,
+    # the grip sliding in it): the column keeps standing on its floor and bears its share
+    # of the platform above, as between fingers that draw a column out sideways. A rigid
+    # pin held it at its height instead, so the platform rested on it alone and followed
+    # it out (docs/paletti.md, "The grip").
     grip = grip_offset(gesture, chance)
     hand = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
     hand.position = (0.0, start_y + grip)
-    pin = pymunk.PivotJoint(hand, body, (0.0, start_y + grip))
+    pin = pymunk.GrooveJoint(hand, body, (0.0, -COLUMN_HEIGHT), (0.0, COLUMN_HEIGHT), (0.0, grip))
     pin.max_force = GRIP_FORCE
     # The second hand steadies the platform above (rule 1).
     steady = pymunk.PivotJoint(scene.space.static_body, platform_body, platform_body.position)
@@ -674,7 +679,7 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
             scene.space.remove(pin, hand, steady)
             state["stopped"] = True
             return False
-        if catches and (path(t)[0] >= distance - PULL_CLEARANCE or settling()):
+        if catches and (path(t) >= distance - PULL_CLEARANCE or settling()):
             # The column's top leaves the platform, or the platform starts to settle as
             # the column slides from under it: the steadying fingers feel it go and, in
             # time (see _steadying_hand_holds), set it right; the builder holds the column
@@ -694,10 +699,8 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
             state["out"] = True
             state["t_out"] = t
             return False
-        along, up = path(t + dt)
-        target = (along, start_y + grip + up)
-        here = hand.position
-        hand.velocity = ((target[0] - here.x) / dt, (target[1] - here.y) / dt)
+        along = path(t + dt)
+        hand.velocity = ((along - hand.position.x) / dt, 0.0)
         return True
 
     # A collapse is the platform or a support giving way; a neighbour knocked off its

@@ -19,3 +19,14 @@ def lopsided_setup(support_id: int | None = None) -> dict:
         columns.append({"id": spec.id, "x": right[row] + spec.width / 2, "z": row})
         right[row] += spec.width + 1.5
     return {"columns": columns, "blue_x": 20.0}
+
+
+# Five points in each quarter under blue (mm from the middle), none in line with another.
+QUARTER = ((42.0, 14.0), (74.0, 22.0), (52.0, 50.0), (84.0, 58.0), (60.0, 84.0))
+
+
+def quarters_setup() -> dict:
+    """Blue centred on its 20 columns, five in each quarter of the base."""
+    slots = [(sx * x, sz * z) for sx in (1, -1) for sz in (1, -1) for x, z in QUARTER]
+    columns = [{"id": spec.id, "x": x, "z": z} for spec, (x, z) in zip(COLUMNS, slots, strict=True)]
+    return {"columns": columns, "blue_x": 0.0}

@@ -13,6 +13,7 @@ import pytest
 
 from paletti.engine import COLUMNS, apply_action, choose_action, new_match, villa
 from paletti.engine.hands import Chance, Gesture, spread, steadying_force
+from paletti.tests.setups import quarters_setup
 
 CAREFUL = {"speed": 40, "steadiness": 0.97}
 CARELESS = {"speed": 400, "steadiness": 0.5}
@@ -106,6 +107,37 @@ def test_a_fast_unsteady_hand_meets_the_neighbour_a_slow_steady_one_passes(make_
     assert len(outcomes.get("careful", [])) >= 3
     assert set(outcomes["careful"]) == {"pulled"}
     assert "pulled" not in outcomes["careless"]
+
+
+def test_a_slow_one_handed_pull_does_not_drag_the_platform_the_other_columns_hold(make_table):
+    # Blue on its 20 columns, five in each quarter. Every column of the first player's with
+    # a free way out is drawn slowly with one hand (no steadying: rule 1 is not used). The
+    # drawn column bears its share of blue, a twentieth, and its friction cannot move a
+    # board the 19 others hold: blue stays where it was and the villa stands. (Held by a
+    # hand that propped it up at its height, the drawn column alone carried blue and
+    # dragged it 27-46 mm, and the villa fell in three of five pulls.)
+    table = make_table(7, 2, options={"setup": quarters_setup()})
+    if table.rules["phase"] == "choose_colour":
+        table.act(type="choose_colour", colour=table.legal("choose_colour")[0]["colour"])
+    start = table.state
+    placed = start.rules["platforms"][0]
+    free = [
+        c
+        for c in table.touchable()
+        if villa.pushed_on_the_way_out(table.rules, c, villa.EYE_CLEARANCE) == 0
+    ]
+    assert len(free) >= 4
+    one_handed = Gesture(20.0, 0.5)
+    assert steadying_force(one_handed, 150.0) == 0.0
+    for column in free:
+        touched = apply_action(start, {"type": "touch", "column": column}).state
+        result = apply_action(
+            touched, {"type": "pull", "column": column, "speed": 20.0, "steadiness": 0.5}
+        )
+        codes = [e["code"] for e in result.events]
+        assert "pulled" in codes, (column, codes)
+        blue = result.state.rules["platforms"][0]
+        assert math.hypot(blue["x"] - placed["x"], blue["z"] - placed["z"]) < 1.0, (column, blue)
 
 
 def test_the_second_hand_is_used_in_proportion_to_care():
