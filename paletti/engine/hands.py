@@ -110,12 +110,12 @@ class Gesture:
 @dataclass(frozen=True)
 class Chance:
     """The hand's dice for one action: where it grips (-1 below .. 1 above the middle),
-    the phases of its jerks and waver, the placement's unit errors (aim across and in
+    the phases of its jerks, the placement's unit errors (aim across and in
     depth, tilt), and how quickly the builder reacts this time (a factor on the reaction
     time, median 1)."""
 
     grip: float
-    phases: tuple[float, float, float]
+    phases: tuple[float, float]
     aim: tuple[float, float]
     tilt: float
     reaction: float = 1.0
@@ -123,15 +123,15 @@ class Chance:
     @classmethod
     def draw(cls, rng: random.Random) -> "Chance":
         grip = rng.uniform(-1.0, 1.0)
-        phases = (rng.uniform(0, math.tau), rng.uniform(0, math.tau), rng.uniform(0, math.tau))
+        phases = (rng.uniform(0, math.tau), rng.uniform(0, math.tau))
         aim = (rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0))
         tilt = rng.gauss(0.0, 1.0)
         return cls(grip, phases, aim, tilt, math.exp(REACTION_SPREAD * rng.gauss(0.0, 1.0)))
 
 
-# What a bot looking ahead assumes of its own hand: a grip halfway off-centre, an average
-# waver, a placement on its aim, a usual reaction time.
-FORESEEN = Chance(0.5, (0.0, 0.0, 0.0), (0.0, 0.0), 0.0)
+# What a bot looking ahead assumes of its own hand: a grip halfway off-centre, jerks from
+# their start, a placement on its aim, a usual reaction time.
+FORESEEN = Chance(0.5, (0.0, 0.0), (0.0, 0.0), 0.0)
 
 
 def pull_path(gesture: Gesture, chance: Chance, distance: float):
@@ -140,7 +140,7 @@ def pull_path(gesture: Gesture, chance: Chance, distance: float):
     speed = gesture.speed
     jerk = JERK * (1.0 - gesture.steadiness)
     f1, f2 = WOBBLE_FREQUENCIES
-    p1, p2, _ = chance.phases
+    p1, p2 = chance.phases
     w1, w2 = math.tau * f1, math.tau * f2
     duration = distance / speed
 

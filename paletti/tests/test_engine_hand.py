@@ -246,7 +246,7 @@ def _blue_on(feet: list[tuple[int, float, float]]) -> dict:
 
 
 def _pulled(rules: dict, column: int, hand: dict, reaction: float = 1.0):
-    chance = Chance(0.0, (0.0, 0.0, 0.0), (0.0, 0.0), 0.0, reaction)
+    chance = Chance(0.0, (0.0, 0.0), (0.0, 0.0), 0.0, reaction)
     gesture = Gesture(hand["speed"], hand["steadiness"])
     return villa.pull(rules, column, gesture, chance, record=False)
 
@@ -308,7 +308,7 @@ def test_a_hurried_placement_tips_a_marginal_platform_a_gentle_one_does_not():
     # small momentum is taken by the supports; set down hard at the same spot (the same
     # dice: on its aim, upright), the hand's momentum strikes the overhang and tips blue.
     thin = next(c.id for c in COLUMNS if c.width < 14)
-    spot = Chance(0.0, (0.0, 0.0, 0.0), (0.0, 0.0), 0.0)
+    spot = Chance(0.0, (0.0, 0.0), (0.0, 0.0), 0.0)
     outcomes = {}
     for name, hand in (("gentle", GENTLE), ("hurried", HURRIED)):
         rules = _blue_on_four(6.0, thin)
