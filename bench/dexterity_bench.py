@@ -120,12 +120,20 @@ def main(pairs: int = 200) -> int:
     failures = {"gentle": [], "hurried": [], "middle": [], "edge": []}
     sampled = 0
     met = Counter()
+    # Which way the pulls' collapses went (seen from the player: front, back, left, right).
+    ways = {"careful": Counter(), "careless": Counter()}
     for state, column in sample_states(pairs, met):
         sampled += 1
         load = villa.column_load(state.rules, column)
         band = band_of(load)
         careful, holding = pulled(state, column, CAREFUL)
-        careless, _ = pulled(state, column, CARELESS)
+        careless, thrown = pulled(state, column, CARELESS)
+        for hand, collapsed, after in (
+            ("careful", careful, holding),
+            ("careless", careless, thrown),
+        ):
+            if collapsed:
+                ways[hand][after.rules["collapse"]["direction"]] += 1
         rows[band]["careful"].append(careful)
         rows[band]["careless"].append(careless)
         if load >= 40:
@@ -193,6 +201,14 @@ def main(pairs: int = 200) -> int:
         f"  of which the villa stands without the column: careful {rate(spare['careful'])},"
         f" careless {rate(spare['careless'])}"
     )
+    for hand, counted in ways.items():
+        depth = counted["front"] + counted["back"]
+        total_ways = sum(counted.values())
+        print(
+            f"{hand} pull collapses towards the front or back: {depth} of {total_ways}"
+            f" ({depth / max(1, total_ways):.0%}), by way {dict(sorted(counted.items()))}"
+            " (the bands as sampled)"
+        )
     small = sum(under_ten) / max(1, len(under_ten))
     print(f"careful pull of a column bearing < 10 g: {rate(under_ten)} (target < 5 %)")
     print("Placements (the same held column, the same dice): collapses, and failed builds")
