@@ -263,17 +263,21 @@ class _Careful:
         return result.state, 0.0
 
     def pull_risk(self, state: State, column_id: int) -> float:
-        """How risky pulling a column looks: inf if the villa cannot stand without it,
-        else its load (felt in grams) and how little margin the villa keeps without it."""
+        """How risky pulling a column looks: its load (felt in grams) and how little margin
+        the villa seems to keep without it, judged by eye; inf if it looks as if the villa
+        would tip without it, or if nothing would be left under a platform."""
         self.simulations += 1
         rules = state.rules
         without = villa.analyse(rules, without={column_id})
-        if not without.stands:
-            return float("inf")
         # How near the platforms come to tipping (a lone column on a platform stands by
-        # its own foot, whatever is pulled elsewhere).
+        # its own foot, whatever is pulled elsewhere); negative if one would tip.
         margin = min((i.margin for i in without.interfaces if i.piece[0] == "p"), default=100.0)
-        # A person judges the villa's lean by eye, not to the millimetre: each look errs.
+        if not math.isfinite(margin) or (not without.stands and margin >= 0.0):
+            return float("inf")
+        # A person judges the villa's lean by eye, not to the millimetre: each look errs,
+        # either way. A villa that would tip by a few millimetres without the column can
+        # look as if it would stand, and a person then draws a column the villa needs
+        # (the steadying hand may still catch the platform: catch.py).
         margin += self.rng.gauss(0.0, PERCEPTION)
         if margin <= 0:
             return float("inf")

@@ -1,11 +1,13 @@
 """The careful bot protests on what it sees, then may find the pull too risky once it has
 touched the column: so its protests can fail, as a person's can."""
 
+import math
 import random
 
 import pytest
 
-from paletti.engine import bots, choose_action
+from paletti.engine import bots, choose_action, new_match, villa
+from paletti.tests.setups import lopsided_setup
 
 
 @pytest.fixture
@@ -120,3 +122,30 @@ def test_a_careful_bot_draws_a_column_that_bears_weight_slowly_and_steadily():
     assert heavy and light
     assert all(speed <= 80 and steady >= 0.95 for speed, steady in heavy)
     assert max(speed for speed, _ in light) > 100 and min(steady for _, steady in light) < 0.85
+
+
+@pytest.mark.parametrize(
+    ("blue_x", "tipping_by", "taken_for_standing"),
+    [(20.0, 6.0, (0.05, 0.3)), (6.0, 20.0, (0.0, 0.0))],
+)
+def test_a_careful_bots_eye_may_take_a_villa_that_would_just_tip_for_one_that_stands(
+    blue_x, tipping_by, taken_for_standing
+):
+    # Blue on one column left of its centre and all the others right of it: without that
+    # column blue would tip, its centre `tipping_by` mm outside the others. A person judges
+    # that by eye, erring by about 6 mm either way: a few millimetres can look like a villa
+    # that stands (and the bot may then draw a column the villa needs, as a person does);
+    # 20 mm never does.
+    setup = lopsided_setup(support_id=5)
+    setup["blue_x"] = blue_x
+    state = new_match(7, 4, {"setup": setup})
+    without = villa.analyse(state.rules, without={5})
+    assert not without.stands
+    assert min(i.margin for i in without.interfaces) == pytest.approx(-tipping_by)
+    hand = {"pull": {"speed": 100, "steadiness": 0.9}}
+    looks = [
+        bots._Careful(state, [], random.Random(k), hand).pull_risk(state, 5) for k in range(400)
+    ]
+    share = sum(math.isfinite(risk) for risk in looks) / len(looks)
+    low, high = taken_for_standing
+    assert low <= share <= high
