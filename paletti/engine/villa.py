@@ -451,21 +451,30 @@ def _met(rules: dict, column: dict, direction, distance: float, room: float) -> 
     it is brushed aside by that much as the column slides past (its centre lies off the
     path by more than half the two radii), or ("ahead", mm): it is in the way and would be
     pushed along that far."""
-    r = radius(column["id"])
+    return _contacts(_beside(rules, column), radius(column["id"]), direction, distance, room)
+
+
+def _beside(rules: dict, column: dict) -> list[tuple[dict, float, float, float]]:
+    """The columns standing beside `column`, on what it stands on: (column, its offset
+    across, its offset in depth, its radius)."""
+    return [
+        (other, other["x"] - column["x"], other["z"] - column["z"], radius(other["id"]))
+        for other in rules["columns"]
+        if other["id"] != column["id"]
+        and _in_play(other)
+        and other.get("on") is None
+        and other["level"] == column["level"]
+    ]
+
+
+def _contacts(beside: list, r: float, direction, distance: float, room: float) -> list:
+    """`_met` for a column of radius `r` among the columns `beside` it (`_beside`)."""
     dx, dz = direction
     met = []
-    for other in rules["columns"]:
-        if (
-            other["id"] == column["id"]
-            or not _in_play(other)
-            or other.get("on") is not None
-            or other["level"] != column["level"]
-        ):
-            continue
-        ox, oz = other["x"] - column["x"], other["z"] - column["z"]
+    for other, ox, oz, other_radius in beside:
         along = ox * dx + oz * dz
         across = -ox * dz + oz * dx
-        reach = r + radius(other["id"])
+        reach = r + other_radius
         # The hand strays towards it by `room`: how far apart the two centres pass.
         apart = max(0.0, abs(across) - room)
         if along <= 0 or along > distance + reach or apart >= reach:
@@ -491,12 +500,13 @@ def _exit(rules: dict, column: dict, above: dict) -> tuple[tuple[float, float], 
     (judged by eye, with EYE_CLEARANCE of room), then the shortest; and how far the
     column's centre must go until its trailing edge is clear of the platform."""
     best = None
+    beside, r = _beside(rules, column), radius(column["id"])
     for k in range(EXIT_DIRECTIONS):
         angle = math.tau * k / EXIT_DIRECTIONS
         direction = (round(math.cos(angle), 12), round(math.sin(angle), 12))
         distance = _reach(column, above, direction)
         pushed = dropped = 0.0
-        for other, contact in _met(rules, column, direction, distance, EYE_CLEARANCE):
+        for other, contact in _contacts(beside, r, direction, distance, EYE_CLEARANCE):
             pushed += _displacement(contact)
             if contact[0] == "ahead":
                 dropped += _off_its_board(rules, other, direction, contact[1])
