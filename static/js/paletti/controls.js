@@ -261,7 +261,7 @@ export const PHASES = {
     const abort = legal("abort")[0];
     if (abort) box.append(abortButton(abort, abortLabel()));
     const text = touchFirst()
-      ? gettext("Choose where to stand the column on the %(platform)s platform: tap or drag on the drawing, or use ◀ and ▶, then place it.")
+      ? gettext("Choose where to stand the column on the %(platform)s platform: tap or drag on the drawing, or use ◀ ▶ ▲ ▼, then place it.")
       : gettext("Choose where to stand the column on the %(platform)s platform: drag or tap on it, or use the arrow keys, then place it.");
     return fmt(text, { platform: colourName(top.colour) });
   },
