@@ -10,7 +10,7 @@ unsteadiness, as a person's aim does (the faster a movement, the larger its spre
   of the platform until it is out. The hand's path jerks along, by amounts that grow with its
   speed and unsteadiness. A column gripped off its middle tips as friction holds its ends,
   and its diagonal, longer than its height, lifts the platform; friction drags the platform
-  as long as the column slides under it, the more the faster it goes.
+  as long as the column slides under it.
 - **The way out.** The column goes out the way the builder's eye finds freest; it and the
   hand stray to either side as far as the hand wavers, so a hurried hand meets neighbours a
   careful one passes. A hand that feels one move stops after a person's reaction time; a
