@@ -79,3 +79,17 @@ def assert_no_serious_violation(page, name):
         if v["impact"] in ("serious", "critical")
     ]
     assert serious == [], f"{name}: {serious}"
+
+
+@pytest.fixture
+def finger(browser):
+    """A phone held in the hand: 390 px wide, touch screen, no mouse."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    context.add_init_script(PACE_ALL_AT_ONCE)
+    context.add_init_script(GUIDE_SEEN)
+    page = context.new_page()
+    page.width = 390
+    yield page
+    context.close()

@@ -522,20 +522,6 @@ def play_pink(server, page, setup="default"):
     return match["state"]
 
 
-@pytest.fixture
-def finger(browser):
-    """A phone held in the hand: 390 px wide, touch screen, no mouse."""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-    )
-    context.add_init_script(PACE_ALL_AT_ONCE)
-    context.add_init_script(GUIDE_SEEN)
-    page = context.new_page()
-    page.width = 390
-    yield page
-    context.close()
-
-
 def overlap_point(page, ids):
     """A point of the picture inside two of these columns' outlines at once, where one of
     them is drawn on top, both being in sight somewhere: (screen point, the two ids)."""

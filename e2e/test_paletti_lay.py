@@ -92,3 +92,37 @@ def test_the_large_drawing_and_the_arrow_keys_move_the_platform_in_depth(seeded_
     page.keyboard.press("ArrowDown")
     expect(slider).to_have_attribute("aria-valuetext", "x -10 mm, z -10 mm")
     _lay_and_check(seeded_server, page, match, -10.0, -10.0, lambda: page.keyboard.press("Enter"))
+
+
+def test_a_finger_drawn_along_the_side_drawing_moves_the_platform_in_depth(seeded_server, finger):
+    """On a phone, a finger drawn along the side drawing carries the new platform in depth
+    with it, the page staying where it is, and it is laid there."""
+    page = finger
+    match, slider = _at_the_lay(seeded_server, page)
+    depth = page.locator("#villa-depth")
+    depth.scroll_into_view_if_needed()
+    expect(depth).to_have_attribute("data-pointable", "")
+    box = depth.bounding_box()
+    a, b = page.evaluate(
+        f"import('{DEPTH}').then((D) => [D.depthAt({box['x']}), D.depthAt({box['x'] + 100})])"
+    )
+
+    def x_of(z):
+        return box["x"] + (z - a) * 100 / (b - a)
+
+    y = box["y"] + box["height"] / 2
+    scrolled = page.evaluate("window.scrollY")
+    touch = page.context.new_cdp_session(page)
+    touch.send(
+        "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x_of(0), "y": y}]}
+    )
+    for z in (2.5, 5.0, 7.5, 10.0):
+        point = {"x": x_of(z), "y": y}
+        touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    expect(slider).to_have_attribute("aria-valuetext", "x 0 mm, z 10 mm")
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    assert page.evaluate("window.scrollY") == scrolled
+    page.locator("#villa").scroll_into_view_if_needed()
+    screenshot(page, "paletti-lay-in-depth-by-finger")
+    lay = page.get_by_role("button", name="Lay it here")
+    _lay_and_check(seeded_server, page, match, 0.0, 10.0, lay.tap)
