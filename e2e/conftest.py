@@ -83,7 +83,8 @@ def assert_no_serious_violation(page, name):
 
 @pytest.fixture
 def finger(browser):
-    """A phone held in the hand: 390 px wide, touch screen, no mouse."""
+    """A phone held in the hand: 390 × 844, touch screen, no mouse; the guide already
+    read, the bots' moves shown at once."""
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
     )

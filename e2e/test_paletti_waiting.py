@@ -7,10 +7,9 @@ purple.
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
-from e2e.conftest import GUIDE_SEEN, PACE_ALL_AT_ONCE, assert_no_serious_violation, screenshot
+from e2e.conftest import assert_no_serious_violation, screenshot
 from e2e.conftest import english_url as url
 from e2e.test_paletti import (
     ADA_AND_BOB,
@@ -23,20 +22,6 @@ from e2e.test_paletti import (
 )
 
 ADA_AND_BOT = [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "bot", "level": "easy"}]
-
-
-@pytest.fixture
-def phone(browser):
-    """A 390 × 844 touch phone, the guide already read, bots' moves shown at once."""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-    )
-    context.add_init_script(PACE_ALL_AT_ONCE)
-    context.add_init_script(GUIDE_SEEN)
-    page = context.new_page()
-    page.width = 390
-    yield page
-    context.close()
 
 
 def open_match(server, page, match):
@@ -129,8 +114,8 @@ def fits_on_screen(page, *selectors):
         assert box["y"] >= -1 and box["y"] + box["height"] <= 845, (selector, box)
 
 
-def test_on_a_phone_the_drawing_and_each_steps_controls_share_the_screen(seeded_server, phone):
-    page = phone
+def test_on_a_phone_the_drawing_and_each_steps_controls_share_the_screen(seeded_server, finger):
+    page = finger
     match = create_by_api(seeded_server, page, ADA_AND_BOB)
     play_by_api(seeded_server, page, match, three_builds()[:4])
     open_match(seeded_server, page, match)
@@ -147,8 +132,8 @@ def test_on_a_phone_the_drawing_and_each_steps_controls_share_the_screen(seeded_
     assert_no_serious_violation(page, "phone holding")
 
 
-def test_on_a_phone_the_game_over_heading_does_not_scroll_the_collapse_away(seeded_server, phone):
-    page = phone
+def test_on_a_phone_the_game_over_heading_does_not_scroll_the_collapse_away(seeded_server, finger):
+    page = finger
     collapse_by_pulling(seeded_server, page)
     expect(page.locator("#game-over-heading")).to_be_focused()
     settled(page)
