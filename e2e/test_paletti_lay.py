@@ -35,6 +35,23 @@ def _at_the_lay(server, page):
     return match, slider
 
 
+def _side_drawing(page):
+    """The side drawing, scrolled into view and taking pointers: (the screen x where a
+    depth in mm is, the y of its middle). Its own scale: depthAt is linear in the x."""
+    depth = page.locator("#villa-depth")
+    depth.scroll_into_view_if_needed()
+    expect(depth).to_have_attribute("data-pointable", "")
+    box = depth.bounding_box()
+    a, b = page.evaluate(
+        f"import('{DEPTH}').then((D) => [D.depthAt({box['x']}), D.depthAt({box['x'] + 100})])"
+    )
+
+    def x_of(z):
+        return box["x"] + (z - a) * 100 / (b - a)
+
+    return x_of, box["y"] + box["height"] / 2
+
+
 def _lay_and_check(server, page, match, x, z, press):
     with page.expect_request(lambda r: "/actions/" in r.url and r.method == "POST") as sent:
         press()
@@ -49,16 +66,8 @@ def _lay_and_check(server, page, match, x, z, press):
 
 def test_the_side_drawing_and_the_buttons_move_the_platform_in_depth(seeded_server, page):
     match, slider = _at_the_lay(seeded_server, page)
-    depth = page.locator("#villa-depth")
-    depth.scroll_into_view_if_needed()
-    expect(depth).to_have_attribute("data-pointable", "")
-    # Where 10 mm behind the middle is on the side drawing (its own scale: depthAt is
-    # linear in the pointer's x).
-    box = depth.bounding_box()
-    a, b = page.evaluate(
-        f"import('{DEPTH}').then((D) => [D.depthAt({box['x']}), D.depthAt({box['x'] + 100})])"
-    )
-    page.mouse.click(box["x"] + (10.0 - a) * 100 / (b - a), box["y"] + box["height"] / 2)
+    x_of, y = _side_drawing(page)
+    page.mouse.click(x_of(10.0), y)  # 10 mm behind the middle
     expect(slider).to_have_attribute("aria-valuetext", "x 0 mm, z 10 mm")
     page.get_by_role("button", name="Move right").click()
     expect(slider).to_have_attribute("aria-valuetext", "x 10 mm, z 10 mm")
@@ -99,18 +108,7 @@ def test_a_finger_drawn_along_the_side_drawing_moves_the_platform_in_depth(seede
     with it, the page staying where it is, and it is laid there."""
     page = finger
     match, slider = _at_the_lay(seeded_server, page)
-    depth = page.locator("#villa-depth")
-    depth.scroll_into_view_if_needed()
-    expect(depth).to_have_attribute("data-pointable", "")
-    box = depth.bounding_box()
-    a, b = page.evaluate(
-        f"import('{DEPTH}').then((D) => [D.depthAt({box['x']}), D.depthAt({box['x'] + 100})])"
-    )
-
-    def x_of(z):
-        return box["x"] + (z - a) * 100 / (b - a)
-
-    y = box["y"] + box["height"] / 2
+    x_of, y = _side_drawing(page)
     scrolled = page.evaluate("window.scrollY")
     touch = page.context.new_cdp_session(page)
     touch.send(
