@@ -105,17 +105,21 @@ def test_the_large_drawing_and_the_arrow_keys_move_the_platform_in_depth(seeded_
 
 def test_a_finger_drawn_along_the_side_drawing_moves_the_platform_in_depth(seeded_server, finger):
     """On a phone, a finger drawn along the side drawing carries the new platform in depth
-    with it, the page staying where it is, and it is laid there."""
+    with it, the page staying where it is though the finger drifts up as it goes, and it is
+    laid there."""
     page = finger
     match, slider = _at_the_lay(seeded_server, page)
     x_of, y = _side_drawing(page)
     scrolled = page.evaluate("window.scrollY")
+    # The page has room to scroll down: a finger drifting up would pan it, were the
+    # drawing not keeping the finger for itself.
+    assert page.evaluate("document.documentElement.scrollHeight - innerHeight") > scrolled + 100
     touch = page.context.new_cdp_session(page)
     touch.send(
         "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x_of(0), "y": y}]}
     )
-    for z in (2.5, 5.0, 7.5, 10.0):
-        point = {"x": x_of(z), "y": y}
+    for step, z in enumerate((2.5, 5.0, 7.5, 10.0), start=1):
+        point = {"x": x_of(z), "y": y - 20 * step}
         touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
     expect(slider).to_have_attribute("aria-valuetext", "x 0 mm, z 10 mm")
     touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
