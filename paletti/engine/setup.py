@@ -54,7 +54,9 @@ def _fill_slot(ids: list[int], side: int, low: float, high: float) -> list[tuple
 
 
 def default_setup() -> dict:
-    """A symmetric legal set-up: every column under blue, colours spread over both sides."""
+    """A legal set-up in the page's three depth rows, every column under blue, colours
+    spread over both sides: symmetric across the width, not in depth (20 columns over six
+    places put 8 in the front row, 6 in the middle and 6 at the back)."""
     half_blue = PLATFORM_LENGTHS[0] / 2
     low, _ = _site_interval()
     # Interleave colours so that each side and lane holds several colours.
