@@ -584,6 +584,10 @@ class _Careful:
             edge = half - max(abs(action["x"]), abs(action["z"]))
             return min(near, 2 * edge)
 
+        # Many spots are equally roomy (on an empty platform, its whole middle): a person
+        # picks any of them, not the first in the grid's reading order (front left), so
+        # the ties are put in the order of the match's dice before the roomiest are weighed.
+        self.rng.shuffle(roomy)
         roomy.sort(key=spread, reverse=True)
         column_id = roomy[0]["column"]
 

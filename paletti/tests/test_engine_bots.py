@@ -72,6 +72,29 @@ def test_careful_bots_set_columns_across_the_depth_of_the_platform_not_in_three_
     assert max(abs(z) for z in depths) > 30.0
 
 
+def test_a_careful_bots_first_column_on_an_empty_platform_is_not_always_at_one_corner():
+    """On an empty platform the whole middle is equally roomy; a person picks any spot of
+    it. Over the first placement of twelve matches (on blue, empty at the start), careful
+    bots set the column both before and behind the middle, both left and right of it, and
+    not all at the same spot (the grid's reading order put every one at front left)."""
+    from paletti.engine import apply_action
+
+    spots = []
+    for seed in range(61000, 61012):
+        state = new_match(seed, 4)
+        rng = random.Random(f"{seed}:bots")
+        while state.rules.phase != "over":
+            action = choose_action(state, "careful", rng)
+            if action["type"] == "place":
+                spots.append((action["x"], action["z"]))
+                break
+            state = apply_action(state, action, record=False).state
+    assert len(spots) == 12
+    assert len(set(spots)) >= 6
+    assert any(z < 0 for _, z in spots) and any(z > 0 for _, z in spots)
+    assert any(x < 0 for x, _ in spots) and any(x > 0 for x, _ in spots)
+
+
 def _margin_laid_at(rules, x, z):
     """The villa's weakest margin (3-D statics, mm) with the next platform laid at (x, z)."""
     from paletti.engine import villa
