@@ -296,12 +296,13 @@ def test_one_turn_with_the_keyboard_only(seeded_server, page):
     page.keyboard.press("Enter")
     slider = page.get_by_role("slider")
     expect(slider).to_be_focused()
-    start = slider.get_attribute("aria-valuenow")
-    # Across, then 30 mm in depth: from the front row to the middle one.
+    start, depth = slider.get_attribute("aria-valuenow"), float(slider.get_attribute("data-z"))
+    # Across, then 30 mm in depth (six steps of 5 mm), towards the back.
     for key in ["ArrowRight"] * 3 + ["ArrowUp"] * 6:
         page.keyboard.press(key)
     expect(slider).not_to_have_attribute("aria-valuenow", start)
-    expect(slider).to_contain_text("z 0 mm (middle lane)")
+    expect(slider).to_have_attribute("data-z", re.compile(rf"^{depth + 30:g}$"))
+    expect(slider).to_contain_text(f"z {depth + 30:g} mm")
     page.keyboard.press("Enter")
     expect(page.locator("#narration")).to_contain_text("stands on the blue platform")
     expect(page.locator("#turn-banner")).to_contain_text("Ada, your turn")
@@ -629,8 +630,11 @@ def test_escape_closes_the_chooser_without_touching_anything(seeded_server, fing
 
 
 def test_on_a_touch_screen_the_first_tap_selects_and_the_second_commits(seeded_server, finger):
+    from paletti.tests.setups import rows_setup
+
     page = finger
-    play_pink(seeded_server, page)
+    # In rows, pink's thin column 16 stands in the front row, where a tap finds it.
+    play_pink(seeded_server, page, rows_setup())
     posted = []
     page.on("request", lambda r: posted.append(r) if "/actions/" in r.url else None)
     page.touchscreen.tap(*visible_point(page, 16))
@@ -653,13 +657,14 @@ def test_on_a_touch_screen_the_first_tap_selects_and_the_second_commits(seeded_s
 
 
 def behind_setup(page):
-    """The default base with white's thin column 1 moved exactly behind white's column 0 as
-    the camera sees it: two rows further back and as far to the left as the camera's turn
-    makes up (white's column 4, in its way, takes column 1's place)."""
-    from paletti.engine import default_setup
+    """The columns in the page's three rows (rows_setup) with white's thin column 1 moved
+    exactly behind white's column 0 as the camera sees it: two rows further back and as far
+    to the left as the camera's turn makes up (white's column 4, in its way, takes column
+    1's place)."""
+    from paletti.tests.setups import rows_setup
 
     yaw, _ = camera(page)
-    setup = default_setup()
+    setup = rows_setup()
     front = setup["columns"][0]
     back_z = 30.0
     setup["columns"][1] = {

@@ -20,17 +20,18 @@ def _own_arrangement(server, page):
 
 def test_players_place_the_columns_and_the_match_starts_from_their_places(seeded_server, page):
     _own_arrangement(seeded_server, page)
-    # The white thick round column (id 4) further left, at the back (still under blue,
-    # which rests on every column); blue a little right.
-    page.locator("#arrange-rows input[data-column='4']").fill("-80")
-    page.locator("#arrange-rows input[data-depth-column='4']").fill("40")
+    # The white thick round column (id 4, usually at the back right corner) to the left,
+    # a little behind the middle (still under blue, which rests on every column); blue a
+    # little right.
+    page.locator("#arrange-rows input[data-column='4']").fill("-65")
+    page.locator("#arrange-rows input[data-depth-column='4']").fill("20")
     page.get_by_label("Blue platform: position (mm from the middle)").fill("1")
     page.get_by_role("button", name="Start the match").click()
     page.wait_for_url(re.compile(r"/paletti/[0-9a-f-]{36}/$"))
     match_id = page.url.rstrip("/").split("/")[-1]
     state = page.request.get(f"{seeded_server.url}/api/paletti/matches/{match_id}/").json()
     column = state["columns"][4]
-    assert abs(column["z"] - 40) < 1.0 and abs(column["x"] - -80) < 1.0
+    assert abs(column["z"] - 20) < 1.0 and abs(column["x"] - -65) < 1.0
     assert abs(state["platforms"][0]["x"] - 1) < 1.0
     assert state["options"]["setup"]["blue_x"] == 1
 
@@ -67,14 +68,15 @@ def started_setup(server, page):
 
 def test_a_column_is_placed_on_the_set_up_drawing_by_pointer_and_keys(seeded_server, page):
     _own_arrangement(seeded_server, page)
-    # White's thick round column 4 (usually at x -82.2 mm, at the back): chosen with a
-    # click on it, then a click at (-85, 60) moves it there.
-    page.mouse.click(*preview_point(page, -82.2, 30))
-    page.mouse.click(*preview_point(page, -85, 60))
+    # White's thick round column 4 (usually at (80, 80) mm, the back right corner):
+    # chosen with a click on it, then a click at (62, 18) moves it there (a click is
+    # as precise as a pixel of the drawing, under a millimetre, rounded to the mm).
+    page.mouse.click(*preview_point(page, 80, 80))
+    page.mouse.click(*preview_point(page, 62, 18))
     expect(page.locator("#arrange-rows input[data-column='4']")).to_have_value(
-        re.compile(r"^-(84\.5|85|85\.5)$")
+        re.compile(r"^(61|61\.5|62|62\.5|63)$")
     )
-    # Black's thin column 5 (x 33.5 mm, at the front): chosen in the table, then moved
+    # Black's thin column 5 (usually at (85, 42) mm): chosen in the table, then moved
     # 1 mm right and 3 mm to the front with the arrow keys on the drawing.
     page.locator("#arrange-rows input[data-column='5']").focus()
     page.locator("#arrange-preview").focus()
@@ -82,5 +84,5 @@ def test_a_column_is_placed_on_the_set_up_drawing_by_pointer_and_keys(seeded_ser
         page.keyboard.press(key)
     screenshot(page, "paletti-arrange-pointer")
     columns = started_setup(seeded_server, page)
-    assert abs(columns[4]["x"] - -85) <= 0.5 and abs(columns[4]["z"] - 60) <= 0.5, columns[4]
-    assert (columns[5]["x"], columns[5]["z"]) == (34.5, -33), columns[5]
+    assert abs(columns[4]["x"] - 62) <= 1 and abs(columns[4]["z"] - 18) <= 1, columns[4]
+    assert (columns[5]["x"], columns[5]["z"]) == (86, 39), columns[5]

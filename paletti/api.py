@@ -299,11 +299,12 @@ class MatchListView(MatchAPIView):
     `protest`, `abort` and `colours` (`french`, or `polish` for the Polish text's own rules;
     under `colours: polish` the youngest's colour is thrown and the others choose theirs
     with `take_colour` actions before the first turn), `tremor`
-    (a seeded hand tremor in mm, 0–5) and `setup`: `default` (the usual arrangement, in three
-    depth rows), `random` (columns at seeded points anywhere under blue), or the columns as
-    the players arranged them, `{"columns": [{"id", "x", "z"} × 20], "blue_x"}` (x and z in
-    mm from the middle of the base, z negative at the front; `"lane"`: 0–2 instead of `z`
-    names a row; the rules of the set-up are checked, 400 with the reason).
+    (a seeded hand tremor in mm, 0–5) and `setup`: `default` (the usual arrangement, five
+    columns in each quarter of the base), `random` (columns at seeded points anywhere under
+    blue), or the columns as the players arranged them,
+    `{"columns": [{"id", "x", "z"} × 20], "blue_x"}` (x and z in mm from the middle of the
+    base, z negative at the front; `"lane"`: 0–2 instead of `z` names a row; the rules of
+    the set-up are checked, 400 with the reason).
     A `seed` replays a match exactly. Bots who act first have played when this answers.
     """
 

@@ -2,11 +2,10 @@
 
 A set-up is a JSON-able dict: {"columns": [{"id": 0-19, "x": mm, "z": mm}, ...],
 "blue_x": mm}; (x, z) is the column's centre, (0, 0) the middle of the base, z its depth;
-instead of "z" a column may name one of the page's three depth rows ("lane": 0-2), as the
-usual arrangement (`default_setup`) does. The French record: all columns on
-the base, none in the forbidden zone, then blue laid perfectly stable, resting on every
-column ("repose bien sur toutes les colonnes"); the Danish and Polish
-texts add that it may not stick out beyond the base.
+instead of "z" a column may name one of the page's three depth rows ("lane": 0-2). The
+French record: all columns on the base, none in the forbidden zone, then blue laid
+perfectly stable, resting on every column ("repose bien sur toutes les colonnes"); the
+Danish and Polish texts add that it may not stick out beyond the base.
 """
 
 import math
@@ -15,8 +14,12 @@ import random
 from . import statics
 from .pieces import (
     BASE_LENGTH,
+    COLUMN_COLOURS,
     COLUMNS,
     FORBIDDEN_HALF_WIDTH,
+    KIND_HEX,
+    KIND_THICK,
+    KIND_THIN,
     LANE_DEPTH,
     LANES,
     PLATFORM_LENGTHS,
@@ -42,33 +45,40 @@ def _site_interval() -> tuple[float, float]:
     return FORBIDDEN_HALF_WIDTH, BASE_LENGTH / 2
 
 
-def _fill_slot(ids: list[int], side: int, low: float, high: float) -> list[tuple[int, float]]:
-    """Spread columns evenly along one side of one lane between low and high distances."""
-    widths = [COLUMNS[i].width for i in ids]
-    gap = (high - low - sum(widths)) / (len(ids) + 1)
-    out, pos = [], low + gap
-    for column_id, width in zip(ids, widths, strict=True):
-        out.append((column_id, side * (pos + width / 2)))
-        pos += width + gap
-    return out
+# The usual arrangement (`default_setup`): five columns in each quarter of the base, at the
+# same points mirrored across the width and the depth. The points of a quarter are also
+# symmetric about its diagonal (a point (a, b) with (b, a), or on the diagonal), so blue's
+# supports reach exactly as far in depth as across, column for column: no way is likelier
+# for blue to tip than another (docs/paletti.md, "The usual arrangement in quarters").
+# Points (x, z) in mm for the quarter at the back right; they are our own choice, as
+# players put columns where they like outside the forbidden zone (French record).
+QUARTER_POINTS = {
+    KIND_THICK: ((80.0, 80.0),),
+    KIND_HEX: ((52.0, 52.0),),
+    KIND_THIN: ((85.0, 42.0), (42.0, 85.0), (33.0, 33.0)),
+}
+QUARTER_SIGNS = ((1, 1), (-1, 1), (-1, -1), (1, -1))
 
 
 def default_setup() -> dict:
-    """A legal set-up in the page's three depth rows, every column under blue, colours
-    spread over both sides: symmetric across the width, not in depth (20 columns over six
-    places put 8 in the front row, 6 in the middle and 6 at the back)."""
-    half_blue = PLATFORM_LENGTHS[0] / 2
-    low, _ = _site_interval()
-    # Interleave colours so that each side and lane holds several colours.
-    order = sorted(range(len(COLUMNS)), key=lambda i: (i % 5, i // 5))
-    slots: dict[tuple[int, int], list[int]] = {}
-    slot_keys = [(lane, side) for lane in LANES for side in (-1, 1)]
-    for n, column_id in enumerate(order):
-        slots.setdefault(slot_keys[n % len(slot_keys)], []).append(column_id)
+    """The set-up a match starts from unless it names another (the page's "usual places"):
+    QUARTER_POINTS in each quarter, every column under blue, blue in the middle. Each
+    quarter holds every colour (its thick column one colour, its hexagonal one another,
+    its thin ones the three colours other than the thick one's), so every player's
+    columns stand all round the villa."""
+    by_colour = {colour: [c.id for c in COLUMNS if c.colour == colour] for colour in COLUMN_COLOURS}
+    # In quarter q: the thick column of colour q, the hexagonal of colour q + 2, thin ones
+    # of colours q + 1, q + 3 and q + 2 (mod 4): over the four quarters each colour gives
+    # one thick, one hexagonal and three thin columns, its own five.
+    wanted = {KIND_THICK: (0,), KIND_HEX: (2,), KIND_THIN: (1, 3, 2)}
     columns = []
-    for (lane, side), ids in slots.items():
-        for column_id, x in _fill_slot(ids, side, low, half_blue):
-            columns.append({"id": column_id, "x": round(x, 1), "lane": lane})
+    for quarter, (sx, sz) in enumerate(QUARTER_SIGNS):
+        for kind, points in QUARTER_POINTS.items():
+            for (x, z), shift in zip(points, wanted[kind], strict=True):
+                colour = COLUMN_COLOURS[(quarter + shift) % len(COLUMN_COLOURS)]
+                column_id = next(i for i in by_colour[colour] if COLUMNS[i].kind == kind)
+                by_colour[colour].remove(column_id)
+                columns.append({"id": column_id, "x": sx * x, "z": sz * z})
     columns.sort(key=lambda c: c["id"])
     return {"columns": columns, "blue_x": 0.0}
 

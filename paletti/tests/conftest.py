@@ -85,8 +85,11 @@ class Table:
 
 @pytest.fixture
 def table():
-    """A 4-player match on the default set-up, seed 7."""
-    return Table(new_match(7, 4))
+    """A 4-player match, seed 7, its columns set up in the page's three depth rows
+    (setups.rows_setup: the scripted turns of these tests were written on them)."""
+    from paletti.tests.setups import rows_setup
+
+    return Table(new_match(7, 4, {"setup": rows_setup()}))
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
 """Hand-made set-ups for engine tests."""
 
 from paletti.engine import COLUMNS
+from paletti.engine.pieces import FORBIDDEN_HALF_WIDTH, LANES, PLATFORM_LENGTHS
 
 # Five rows in depth under blue (mm from the middle): room for every column under blue.
 ROWS = (-80.0, -40.0, 0.0, 40.0, 80.0)
@@ -29,4 +30,27 @@ def quarters_setup() -> dict:
     """Blue centred on its 20 columns, five in each quarter of the base."""
     slots = [(sx * x, sz * z) for sx in (1, -1) for sz in (1, -1) for x, z in QUARTER]
     columns = [{"id": spec.id, "x": x, "z": z} for spec, (x, z) in zip(COLUMNS, slots, strict=True)]
+    return {"columns": columns, "blue_x": 0.0}
+
+
+def rows_setup() -> dict:
+    """Every column in the page's three depth rows ("lane" 0-2: 30 mm before the middle,
+    the middle, 30 mm behind), spread evenly along each side of each row under blue,
+    colours interleaved; blue centred. (The usual arrangement before 3 December 2026.)"""
+    half_blue = PLATFORM_LENGTHS[0] / 2
+    order = sorted(range(len(COLUMNS)), key=lambda i: (i % 5, i // 5))
+    slots: dict[tuple[int, int], list[int]] = {}
+    keys = [(lane, side) for lane in LANES for side in (-1, 1)]
+    for n, column_id in enumerate(order):
+        slots.setdefault(keys[n % len(keys)], []).append(column_id)
+    columns = []
+    for (lane, side), ids in slots.items():
+        widths = [COLUMNS[i].width for i in ids]
+        gap = (half_blue - FORBIDDEN_HALF_WIDTH - sum(widths)) / (len(ids) + 1)
+        position = FORBIDDEN_HALF_WIDTH + gap
+        for column_id, width in zip(ids, widths, strict=True):
+            x = side * (position + width / 2)
+            columns.append({"id": column_id, "x": round(x, 1), "lane": lane})
+            position += width + gap
+    columns.sort(key=lambda c: c["id"])
     return {"columns": columns, "blue_x": 0.0}

@@ -23,7 +23,7 @@ from paletti.engine.pieces import (
     PLATFORM_LENGTHS,
     PLATFORM_MASSES,
 )
-from paletti.tests.setups import lopsided_setup
+from paletti.tests.setups import lopsided_setup, rows_setup
 
 
 def test_twenty_columns_five_per_colour_with_values_1_2_3():
@@ -73,7 +73,7 @@ def test_random_setups_put_columns_anywhere_under_blue_not_in_rows():
 
 
 def _setup_with(column_id, **changes):
-    setup = default_setup()
+    setup = rows_setup()
     setup["columns"][column_id].update(changes)
     return setup
 
@@ -85,8 +85,8 @@ def _setup_with(column_id, **changes):
         (_setup_with(0, x=FORBIDDEN_HALF_WIDTH), "forbidden_zone"),
         (_setup_with(0, x=BASE_LENGTH / 2), "off_site"),
         (_setup_with(0, lane=7), "bad_lane"),
-        ({**default_setup(), "blue_x": 30.0}, "blue_off_base"),
-        ({"columns": default_setup()["columns"][:19], "blue_x": 0.0}, "columns_missing"),
+        ({**rows_setup(), "blue_x": 30.0}, "blue_off_base"),
+        ({"columns": rows_setup()["columns"][:19], "blue_x": 0.0}, "columns_missing"),
         ({"columns": "nope"}, "malformed"),
     ],
 )
@@ -97,7 +97,7 @@ def test_setup_columns_only_on_the_building_site(setup, code):
 
 
 def test_setup_columns_of_a_lane_may_not_overlap():
-    setup = default_setup()
+    setup = rows_setup()
     a, b = [c for c in setup["columns"] if c["lane"] == 0 and c["x"] > 0][:2]
     b["x"] = a["x"] + 2.0
     with pytest.raises(SetupError) as error:
@@ -116,7 +116,7 @@ def test_setup_blue_must_rest_stably_on_its_columns():
 def test_blue_on_columns_all_towards_the_back_is_refused_as_unstable():
     # Spread across the whole width, but every column in the back half: blue's centre lies
     # in front of all of them, and it would tip forwards.
-    usual = default_setup()["columns"]
+    usual = rows_setup()["columns"]
 
     def at_depths(depths):
         columns = [{"id": c["id"], "x": c["x"], "z": depths[c["lane"]]} for c in usual]
@@ -127,6 +127,23 @@ def test_blue_on_columns_all_towards_the_back_is_refused_as_unstable():
     assert error.value.code == "blue_unstable"
     # The same columns spread over the depth carry blue.
     validate_setup(at_depths({0: -40.0, 1: 0.0, 2: 40.0}))
+
+
+def test_the_usual_arrangement_holds_blue_as_firmly_in_depth_as_across():
+    """Five columns in each quarter, mirrored across the width and the depth and about the
+    diagonals: blue's supports stand as far front and back as left and right, column for
+    column, so blue stripped of columns tips no more easily in depth than across (on the
+    rows they reached 98 mm across and 41 mm in depth); every quarter holds all four
+    colours."""
+    columns = default_setup()["columns"]
+    places = {(c["x"], c["z"]) for c in columns}
+    assert places == {(-x, z) for x, z in places} == {(x, -z) for x, z in places}
+    assert places == {(z, x) for x, z in places}
+    for sx in (-1, 1):
+        for sz in (-1, 1):
+            quarter = [c for c in columns if c["x"] * sx > 0 and c["z"] * sz > 0]
+            assert len(quarter) == 5
+            assert {COLUMNS[c["id"]].colour for c in quarter} == set(COLUMN_COLOURS)
 
 
 def test_default_setup_stands_with_blue_resting_on_every_column():

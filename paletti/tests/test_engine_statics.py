@@ -140,10 +140,16 @@ def test_margin_is_the_distance_inside_and_negative_outside():
 
 
 def test_every_default_set_up_column_bears_part_of_blue():
-    rules = new_match(5, 3).rules
+    """The usual arrangement is mirrored both ways under blue's centre: each of its 20
+    columns bears a twentieth of blue. In rows with 8 columns in front and 6 at the back,
+    the loads differ, and still every column bears some."""
     from paletti.engine import villa
+    from paletti.tests.setups import rows_setup
 
-    loads = villa.analyse(rules).loads
+    loads = villa.analyse(new_match(5, 3).rules).loads
+    assert sum(loads.values()) == pytest.approx(PLATFORM_MASSES[0])
+    assert all(load == pytest.approx(PLATFORM_MASSES[0] / 20) for load in loads.values())
+    loads = villa.analyse(new_match(5, 3, {"setup": rows_setup()}).rules).loads
     assert sum(loads.values()) == pytest.approx(PLATFORM_MASSES[0])
     assert min(loads.values()) > 0 and not math.isclose(min(loads.values()), max(loads.values()))
 

@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 from paletti import engine, services
 from paletti.models import Match, MatchAction, MatchStatus
 from paletti.tests.conftest import in_area, place_spots
+from paletti.tests.setups import rows_setup
 
 pytestmark = pytest.mark.django_db
 
@@ -440,9 +441,9 @@ def test_every_event_the_engine_can_tell_has_a_sentence_in_each_language():
 
 
 def _arranged():
-    """A set-up the players arranged themselves: the default one, every column 2 mm to
-    the left, blue with them (it must rest on every column)."""
-    setup = engine.default_setup()
+    """A set-up the players arranged themselves, in the page's depth rows ("lane"): every
+    column 2 mm to the left of rows_setup's, blue with them (it must rest on every column)."""
+    setup = rows_setup()
     for column in setup["columns"]:
         column["x"] -= 2.0
     setup["blue_x"] = -2.0

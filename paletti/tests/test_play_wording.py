@@ -113,9 +113,9 @@ def test_a_match_whose_bot_plays_first_sends_where_the_pieces_stood_before():
     ],
 )
 def test_a_refused_arrangement_names_the_column_and_the_reason(change, named):
-    from paletti.engine import default_setup
+    from paletti.tests.setups import rows_setup
 
-    setup = default_setup()
+    setup = rows_setup()
     change(setup)
     for column in setup["columns"]:
         if column.get("lane", 0) is None:
