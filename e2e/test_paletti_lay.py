@@ -123,7 +123,7 @@ def test_a_finger_drawn_along_the_side_drawing_moves_the_platform_in_depth(seede
         touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
     expect(slider).to_have_attribute("aria-valuetext", "x 0 mm, z 10 mm")
     # The finger is lifted, and the page has seen it go, before the next tap: a tap
-    # dispatched while the drag's end is still queued can be lost (once in CI, 2 Dec).
+    # dispatched while the drag's end is still queued can be lost (once in CI, 3 December).
     page.evaluate(
         "window.fingerLifted = new Promise((done) => { for (const type of"
         " ['pointerup', 'pointercancel']) addEventListener(type, done, { once: true }); }); true"
