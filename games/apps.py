@@ -15,8 +15,15 @@ class GamesConfig(AppConfig):
 
 
 def set_typo_threshold(sender, connection, **kwargs):
-    """Typo-tolerant titles use pg_trgm's ``<<%`` operator, whose threshold is a setting."""
-    if connection.vendor == "postgresql":
+    """Typo-tolerant titles use pg_trgm's ``<<%`` operator, whose threshold is a setting;
+    SQLite gets pg_trgm's similarity as a function of its own (``games.search.similarity``)."""
+    if connection.vendor == "sqlite":
+        from .search.similarity import word_similarity
+
+        connection.connection.create_function(
+            "strict_word_similarity", 2, word_similarity, deterministic=True
+        )
+    elif connection.vendor == "postgresql":
         from .search.postgresql import TYPO_THRESHOLD
 
         with connection.cursor() as cursor:

@@ -1,20 +1,20 @@
 """The catalogue's search on SQLite.
 
-An FTS5 table (``unicode61 remove_diacritics 2``) over the folded texts, ranked with
-``bm25``, and an FTS5 ``trigram`` table over titles for typos, checked with the same
-similarity as PostgreSQL's ``strict_word_similarity`` (``similarity``). The ORM has no
+An FTS5 table (``unicode61 remove_diacritics 2``) over the folded texts (``bm25`` orders
+the suggestions), and an FTS5 ``trigram`` table over titles for typos, checked and ranked
+with the same similarity as PostgreSQL's ``strict_word_similarity`` (``similarity``,
+registered on each connection by ``games.apps``). The ORM has no
 words for FTS5: its tables are written and matched in SQL here, every user word a query
 parameter, quoted so that no word is read as FTS5 syntax.
 """
 
 from django.db import connections
-from django.db.models import Case, FloatField, IntegerField, Value, When
-from django.db.models.expressions import RawSQL
+from django.db.models import Case, IntegerField, Value, When
 
 from ..models import Game
 from ..text import fold
 from .common import MATCH_LIMIT, documents, ranked, store_weights
-from .similarity import WORD, word_similarity
+from .similarity import WORD, StrictWordSimilarity, word_similarity
 
 # Each word of a query must be this similar to a word of a title for a typo to match
 # (PostgreSQL's threshold, games.search.postgresql).
@@ -66,12 +66,12 @@ def search(queryset, terms, folded, *, rank):
     look_alike = None
     if not matches:
         # No game has every word as written: titles that look like them (typos), ranked
-        # by bm25 (the look-alike title words are in its query).
+        # as on PostgreSQL by how much the title looks like the query.
         matching = _join_fts(
             queryset, _fts5_query(terms, similar_title_words(terms, using=queryset.db))
         )
         matches = matching.order_by().values("pk")[: MATCH_LIMIT + 1].count()
-        look_alike = RawSQL(RANK, [], output_field=FloatField())  # noqa: S611 - a constant
+        look_alike = StrictWordSimilarity(Value(folded), "search_title")
     if not rank:
         return matching, matches
     return ranked(matching, terms, folded, matches=matches, look_alike=look_alike), matches

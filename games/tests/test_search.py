@@ -7,6 +7,7 @@ import pytest
 import tablib
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.db import connection
 from django.urls import reverse
 
 from games.models import Game, RuleSummary
@@ -49,6 +50,23 @@ def test_accents_and_case_do_not_matter(seed, query):
 def test_a_typo_in_a_title_still_finds_the_game(seed, query):
     expected = "alhambra" if query == "alhambar" else PALETTI
     assert found(query)[:1] == [expected]
+
+
+def test_look_alikes_rank_by_their_look_then_by_how_much_the_words_weigh(seed):
+    """No game holds "hemmelihed": the titles that look most like the query come first,
+    and of two that look the same, the game whose text says the words most."""
+    make_game(title="Troldenes hemmeligheder", slug="troldenes-hemmeligheder")
+    make_game(title="Troldens hemmelighed", slug="troldens-hemmelighed")
+    make_game(
+        title="Troldens hemmelighed",
+        slug="troldens-hemmelighed-2",
+        rules="Trolden gemmer hemmeligheden; hvem finder troldens hemmelighed først?",
+    )
+    assert found("troldens hemmelihed") == [
+        "troldens-hemmelighed-2",
+        "troldens-hemmelighed",
+        "troldenes-hemmeligheder",
+    ]
 
 
 def test_a_word_without_a_near_title_finds_nothing(seed):
@@ -129,6 +147,26 @@ def test_typo_similarity_matches_pg_trgm_on_words():
     assert word_similarity("paleti", "villa paletti") == pytest.approx(6 / 9)
     assert word_similarity("palleti", "villa paletti") == pytest.approx(5 / 11)  # as pg_trgm
     assert word_similarity("xyz", "villa paletti") == 0
+
+
+@pytest.mark.parametrize(
+    ("query", "title"),
+    [
+        ("troldens hemmelihed", "troldens hemmelighed"),
+        ("troldens hemmelihed", "troldenes hemmeligheder"),
+        ("vila paletti", "villa paletti"),
+        ("chateu dragon", "le chateau des dragons"),
+        ("zamek smok", "zamek smoka i rycerza"),
+        ("palleti", "villa paletti"),
+    ],
+)
+def test_the_database_measures_a_titles_look_as_pg_trgm_does(query, title):
+    """On PostgreSQL, pg_trgm's own function; on SQLite, the one registered for it."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT strict_word_similarity(%s, %s)", [query, title])
+        (measured,) = cursor.fetchone()
+    assert measured == pytest.approx(word_similarity(query, title), abs=1e-6)
+    assert 0 < measured < 1
 
 
 def test_suggestions_complete_titles_and_forgive_typos(seed):
