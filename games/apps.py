@@ -11,10 +11,10 @@ class GamesConfig(AppConfig):
 
         from . import signals  # noqa: F401
 
-        connection_created.connect(set_typo_threshold)
+        connection_created.connect(set_up_typo_search)
 
 
-def set_typo_threshold(sender, connection, **kwargs):
+def set_up_typo_search(sender, connection, **kwargs):
     """Typo-tolerant titles use pg_trgm's ``<<%`` operator, whose threshold is a setting;
     SQLite gets pg_trgm's similarity as a function of its own (``games.search.similarity``)."""
     if connection.vendor == "sqlite":
