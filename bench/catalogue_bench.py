@@ -28,8 +28,9 @@ side's, migrated by the after code). Run from the repository root:
    list >= 0.4x. This part runs on SQLite too: ``--skip-search`` with ``sqlite:///…``
    URLs for ``--small-before`` and ``--small`` (the large catalogues are not needed).
 
-``--prepare`` builds the before side's databases with the before code (migrate, seed
-games, ``generate_catalogue``) and the after side's as copies migrated by this code.
+``--prepare`` builds the before side's databases with the before code (created if the
+server has none of that name, then migrate, seed games, ``generate_catalogue``) and the
+after side's as copies migrated by this code.
 """
 
 import argparse
@@ -328,7 +329,24 @@ def run_load(sides, seconds, rounds, slices=1):
 # ----------------------------------------------------------------------------- main
 
 
+def create_if_missing(database_url):
+    """Create the PostgreSQL database of ``database_url`` when the server has none of that
+    name (the before side's; the after side's are copies, made by ``copy_and_migrate``)."""
+    url = urlparse(database_url)
+    server, name = f"{url.scheme}://{url.netloc}/postgres", url.path[1:]
+    found = subprocess.run(
+        ["psql", server, "-At", "-v", f"name={name}"],
+        input="SELECT 1 FROM pg_database WHERE datname = :'name'",
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    if not found:
+        subprocess.run(["psql", server, "-qc", f'CREATE DATABASE "{name}"'], check=True)
+
+
 def prepare(tree, database_url, games):
+    create_if_missing(database_url)
     env = {**os.environ, "DATABASE_URL": database_url}
     manage = [_python(tree), "manage.py"]
     subprocess.run([*manage, "migrate", "-v0"], check=True, cwd=tree, env=env)
