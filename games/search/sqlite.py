@@ -3,9 +3,9 @@
 An FTS5 table (``unicode61 remove_diacritics 2``) over the folded texts (``bm25`` orders
 the suggestions), and an FTS5 ``trigram`` table over titles for typos, checked and ranked
 with the same similarity as PostgreSQL's ``strict_word_similarity`` (``similarity``,
-registered on each connection by ``games.apps``). The ORM has no
-words for FTS5: its tables are written and matched in SQL here, every user word a query
-parameter, quoted so that no word is read as FTS5 syntax.
+registered on each connection by ``games.apps``). The ORM has no words for FTS5: its
+tables are written and matched in SQL here, every user word a query parameter, quoted so
+that no word is read as FTS5 syntax.
 """
 
 from django.db import connections
@@ -91,11 +91,13 @@ def _fts5_query(terms, similar_words=None, column=""):
     return " AND ".join(groups)
 
 
-def _join_fts(queryset, match):
-    """Join the FTS5 table on the game's id, so SQLite walks the matches once and ranks them
-    as it goes (a correlated bm25 subquery took 4.9 s for a common word at 2 000 games)."""
+def _join_fts(queryset, match, *, with_rank=False):
+    """Join the FTS5 table on the game's id, so SQLite walks the matches once; with
+    ``with_rank`` (the suggestions), ``fts_rank``, their ``bm25``, computed as it goes (a
+    correlated bm25 subquery took 4.9 s for a common word at 2 000 games). A search ranks
+    by the words' weights and the title's look (``ranked``), so it asks for no bm25."""
     return queryset.extra(  # noqa: S610
-        select={"fts_rank": RANK},
+        select={"fts_rank": RANK} if with_rank else None,
         tables=["games_game_fts"],
         where=["games_game_fts.rowid = games_game.id", "games_game_fts MATCH %s"],
         params=[match],
@@ -128,7 +130,7 @@ def similar_title_words(terms: list[str], *, using, limit: int = TRIGRAM_CANDIDA
 def suggest(terms, folded, limit, *, using) -> list[dict]:
     match = _fts5_query(terms, similar_title_words(terms, using=using), column="title")
     games = (
-        _join_fts(Game.objects.using(using).all(), match)
+        _join_fts(Game.objects.using(using).all(), match, with_rank=True)
         .annotate(
             tier=Case(
                 When(search_title=folded, then=Value(0)),
