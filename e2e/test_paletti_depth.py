@@ -30,7 +30,7 @@ def test_green_on_one_row_falls_over_in_the_side_drawing(seeded_server, page):
     )
     match = response.json()
     actions = _one_row() + [{"type": "ask_platform"}, {"type": "decline"}]
-    play_by_api(seeded_server, page, match, actions)
+    state = play_by_api(seeded_server, page, match, actions)
     page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
     expect(page.locator("#paletti-match.ready")).to_be_attached()
     depth = page.locator("#villa-depth")
@@ -45,8 +45,11 @@ def test_green_on_one_row_falls_over_in_the_side_drawing(seeded_server, page):
     page.wait_for_timeout(500)
     assert _side_drawing_changes(page) != before
     # The end says why, truthfully: green never stood, so the race for the seal (which
-    # starts on green under the French rules) had not begun.
+    # starts on green under the French rules) had not begun; the one who laid green
+    # brought the villa down and cannot win: the other does.
     expect(page.locator("#game-over")).to_be_visible()
-    expect(page.locator("#game-over-heading")).to_have_text("Nobody wins.")
-    expect(page.locator("#end-reason")).to_contain_text("The race for the seal had not begun")
+    claimant = state["seats"][state["turn"]]["name"]
+    other = "Bob" if claimant == "Ada" else "Ada"
+    expect(page.locator("#game-over-heading")).to_have_text(f"{other} wins!")
+    expect(page.locator("#end-reason")).to_contain_text("the seal named no winner")
     screenshot(page, "paletti-depth-fall")

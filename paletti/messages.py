@@ -262,8 +262,13 @@ WINS = {
     "previous_holder": gettext_lazy(
         "%(name)s wins as the seal's previous holder, since its holder brought the villa down."
     ),
+    # Our reading where the seal names nobody (docs/paletti.md, "Readings").
+    "highest_builder": gettext_lazy(
+        "%(name)s wins for the columns placed highest: the seal named no winner, and whoever "
+        "brings the villa down cannot win."
+    ),
 }
-# Why nobody won.
+# Why nobody won, in matches that ended before every end named a winner.
 OUTCOMES = {
     "no_previous_holder": gettext_lazy(
         "The holder of the seal brought the villa down, and nobody held the seal before: "
@@ -383,7 +388,7 @@ _EVENT_TEXTS = {
         "The platform cannot rest on 3 columns: the turn passes."
     ),
     "player_skipped": lambda p, who, names: _(
-        "%(name)s can neither move a column nor ask for a platform, and passes."
+        "%(name)s can neither move a column nor lay a platform, and passes."
     )
     % {"name": who},
     "seal_race_started": lambda p, who, names: _(

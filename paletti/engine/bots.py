@@ -20,9 +20,8 @@ from .rules import (
     IllegalAction,
     State,
     apply_action,
-    in_area,
+    lay_possible,
     legal_actions,
-    placement_area,
     placement_candidates,
 )
 from .rules.state import SEAL_START_LEVEL
@@ -46,22 +45,38 @@ PERCEPTION = 6.0
 # Margin (mm) beyond which a placement is as good as safe; further spots are chosen for
 # spreading the columns out.
 SAFE_MARGIN = 15.0
-# Once it has touched a column and felt its load, it looks again more cautiously.
-SECOND_LOOK = 1.2
+# A careful player who has touched a column pulls it (touching is a commitment): it puts a
+# column back only when it feels a load of at least ABORT_MIN_LOAD grams that makes the
+# pull ABORT_SURPRISE times as risky as it accepts, and never when the game has stalled.
+ABORT_MIN_LOAD = 10.0
+ABORT_SURPRISE = 2.0
+# How far off a person's eye judges a column's load before touching it: a factor
+# exp(N(0, LOAD_EYE)) (estimate).
+LOAD_EYE = 0.3
 # A careful bot protests when it thinks it can prove the claim wrong: when some pull it
-# could make as the protester looks this much riskier than it would accept for its own
-# move, at most (a player protests on what they see, then feels the load). After touching,
-# its second look may then find the pull too risky: it aborts and the protest fails.
+# could make as the protester looks at most PROTEST_HOPE times as risky as it would accept
+# for its own move (a player protests on what they see, then feels the load). The player
+# who builds next after the claimant gains from the new platform (the first column on it
+# takes the seal) and protests only a claim it can surely disprove, at most PROOF_SURE times
+# the risk it accepts; so does either player of two, whose opponent's lost column is the
+# gain (estimates, tuned in self-play).
 PROTEST_HOPE = 1.6
+PROOF_SURE = 0.8
 # A claim hands the seal to another: the claimant may not place the first column on the new
-# platform, and that first column takes the seal (French record). Before claiming, the bot
-# accepts this much more risk for a pull (estimate, tuned in self-play).
-CLAIM_AVERSION = 2.0
-# Before the race, a pull scores nothing. Where a claim can cost nothing (two players: the
-# only one who may protest builds next and would place the first column on a platform the
-# bot laid), it pulls only what looks this fraction of what it would otherwise accept
-# risky, and lets the other use up their moves (estimate, tuned against the easy bot).
-PRE_RACE = 0.3
+# platform, and that first column takes the seal (French record). Before a claim that would
+# lay a platform of the race, the bot accepts this much more risk for a pull (estimate).
+CLAIM_AVERSION = 1.5
+# The seal's holder plays safer than the others: a fall by the holder hands the game to
+# the previous holder (estimate).
+LEADER_CARE = 0.8
+# The game goes on while anyone can build, so a table that has stopped building must take
+# risks again: each turn in a row without a build (the state's `passes`) makes the bot
+# accept STALL_BOLDNESS more of its usual risk; after STALL_TURNS such turns (a whole round
+# at a table of four), a player who would pass or make a claim that lays nothing pulls its
+# least risky column instead; the holder of the seal, who gains from a stall, holds out
+# twice as long (estimates, tuned in self-play).
+STALL_BOLDNESS = 0.5
+STALL_TURNS = 4
 # Easy bot: a column bearing more than this (g) makes it nervous enough to abort sometimes.
 EASY_NERVOUS_LOAD = 60.0
 EASY_ABORT_CHANCE = 0.3
@@ -76,8 +91,6 @@ CAREFUL_PLACES = 10
 # looks in all (each look is the statics of the villa with the platform laid, about 1.4 ms).
 CAREFUL_LAYS = 20
 LAY_LOOK = 3
-# How finely (mm) the careful bot looks over the top platform for room for a column.
-ROOM_GRID = 5.0
 # A careful person who feels a column bear weight slows down and steadies the platform
 # above with the second hand (rule 1): at FULL_CARE_LOAD grams felt or more, the careful
 # bot pulls at half the speed drawn and with CAREFUL_STEADINESS, in between in proportion
@@ -119,6 +132,15 @@ def choose_action(state: State, level: str, rng: random.Random) -> dict:
         if action["type"] == "pull":
             hand = _minding_the_load(state, action["column"], hand)
     return _with_gesture(action, hand)
+
+
+def eye(state: State, column_id: int) -> random.Random:
+    """A person's look at one column: its errors come from the match's seed, the column and
+    the move it is weighed for, so that the look before touching and the one after agree
+    (the load felt is what changes)."""
+    rules = state.rules
+    look = rules.actions - (1 if rules.phase == "touched" else 0)
+    return random.Random(f"{rules.seed}:eye:{column_id}:{look}")  # noqa: S311
 
 
 def _minding_the_load(state: State, column_id: int, hand: dict) -> dict:
@@ -262,10 +284,11 @@ class _Careful:
             return None, float("inf")
         return result.state, 0.0
 
-    def pull_risk(self, state: State, column_id: int) -> float:
-        """How risky pulling a column looks: its load (felt in grams) and how little margin
-        the villa seems to keep without it, judged by eye; inf if it looks as if the villa
-        would tip without it, or if nothing would be left under a platform."""
+    def pull_risk(self, state: State, column_id: int, felt: bool = False) -> float:
+        """How risky pulling a column looks: its load and how little margin the villa
+        seems to keep without it, judged by eye (`eye`); inf if it looks as if the villa
+        would tip without it, or if nothing would be left under a platform. `felt`: the
+        column has been touched, and its load is known to the gram."""
         self.simulations += 1
         rules = state.rules
         without = villa.analyse(rules, without={column_id})
@@ -274,35 +297,45 @@ class _Careful:
         margin = min((i.margin for i in without.interfaces if i.piece[0] == "p"), default=100.0)
         if not math.isfinite(margin) or (not without.stands and margin >= 0.0):
             return float("inf")
-        # A person judges the villa's lean by eye, not to the millimetre: each look errs,
-        # either way. A villa that would tip by a few millimetres without the column can
-        # look as if it would stand, and a person then draws a column the villa needs
-        # (the steadying hand may still catch the platform: catch.py).
-        margin += self.rng.gauss(0.0, PERCEPTION)
+        # A person judges the villa's lean and a column's load by eye, not to the
+        # millimetre or the gram: each look errs, either way. A villa that would tip by a
+        # few millimetres without the column can look as if it would stand, and a person
+        # then draws a column the villa needs (the steadying hand may still catch the
+        # platform: catch.py).
+        look = eye(state, column_id)
+        margin += look.gauss(0.0, PERCEPTION)
+        load_error = math.exp(look.gauss(0.0, LOAD_EYE))
         if margin <= 0:
             return float("inf")
+        load = villa.column_load(rules, column_id)
+        if felt:
+            return load / LOAD_PER_RISK + MARGIN_RISK / max(margin, 0.5)
         # Nor does a person draw a column out whose way out is blocked: it would move
         # another column (rule 6), at best a failed build.
         hand = self.hand["pull"]
         room = max(villa.EYE_CLEARANCE, spread(Gesture(hand["speed"], hand["steadiness"])))
         if villa.pushed_on_the_way_out(rules, column_id, room) > villa.KNOCK_TOLERANCE:
             return float("inf")
-        load = villa.column_load(rules, column_id)
-        return load / LOAD_PER_RISK + MARGIN_RISK / max(margin, 0.5)
+        return load * load_error / LOAD_PER_RISK + MARGIN_RISK / max(margin, 0.5)
 
     def accepted(self) -> float:
-        """The risk the bot accepts now: in a protest's proof more, unless it holds the
-        seal (a fall would hand the game to the previous holder)."""
+        """The risk the bot accepts now. The seal's holder plays safer (a fall would hand
+        the game to the previous holder); one behind in the race gambles more to catch up;
+        in a protest's proof more, unless holding the seal; and every turn in a row without
+        a build makes it bolder (STALL_BOLDNESS)."""
         rules = self.state.rules
         seat = rules.to_act
         proving = rules.context == "claim_protest"
-        holder = rules.seal.holder
-        accept = SAFE_RISK * (PROTEST_HOPE if proving and holder != seat else 1.0)
-        if holder is not None and holder != seat and not proving:
-            # Behind in the seal race, a person takes more risk to catch up.
+        holder = rules.seal.holder if rules.seal.started else None
+        accept = SAFE_RISK
+        if holder == seat:
+            accept *= LEADER_CARE
+        elif proving:
+            accept *= PROTEST_HOPE
+        elif holder is not None:
             behind = rules.scores[holder] - rules.scores[seat]
             accept *= 1.0 + CATCH_UP * min(max(behind, 0), 6) / 6
-        return accept
+        return accept * (1.0 + STALL_BOLDNESS * rules.passes)
 
     def safest_touch(
         self, state: State, touches: list[dict], accept: float | None = None
@@ -338,20 +371,10 @@ class _Careful:
             if rules.context != "turn":
                 # Proving a protest: a column must be moved (or put back).
                 best, _ = self.safest_touch(self.state, touches)
-                return best or touches[0]
-            if touches and self.wants_to_build():
-                limit = self.bolder()
-                best, _ = self.safest_touch(self.state, touches, min(limit, self.accepted()))
-                if best is None and limit > self.accepted():
-                    best, _ = self.safest_touch(self.state, touches, limit)
-                if best is not None:
-                    return best
-            return self.without_building(touches)
+                return best or self.gamble(self.state, touches)
+            return self.build_or_claim(self.state, touches)
         if phase == "touched":
-            column_id = rules.touched
-            risk = self.pull_risk_from_touched(column_id)
-            kind = "pull" if risk <= self.accepted() else "abort"
-            return _of_type(actions, kind)[0]
+            return _of_type(actions, "abort" if self.puts_back() else "pull")[0]
         if phase == "holding":
             return self.best_place()
         if phase in ("claim", "neutral_protest"):
@@ -360,146 +383,117 @@ class _Careful:
             return self.best_removal()
         if phase == "lay":
             lays = _of_type(actions, "lay_platform")
-            if lays and self.lays():
-                return self.best_lay(lays)
+            if lays:
+                best = self.best_lay(lays)
+                if best is not None or not _of_type(actions, "pass"):
+                    return best or lays[0]
             return _of_type(actions, "pass")[0]
         return actions[0]
 
     # The seal, as a person weighs it (French record: only the top level scores; whoever
     # lays a platform may not place on it, so the first column on it, another player's,
-    # takes the seal; a round of passes ends the game and the holder wins; whoever brings
-    # the villa down hands the win to the previous holder).
+    # takes the seal; whoever brings the villa down hands the win to the previous holder).
+    # The game goes on while anyone can build, so stalling does not end it.
 
     def holds_seal(self, seat: int | None = None) -> bool:
         rules = self.state.rules
         seat = rules.to_act if seat is None else seat
         return rules.seal.started and rules.seal.holder == seat
 
-    def round_would_end(self) -> bool:
-        """Whether a turn without building now would complete a round of passes: the game
-        would end, won by the seal holder (nobody before the race)."""
-        rules = self.state.rules
-        return not rules.built and rules.passes + 1 >= len(rules.seats)
+    def stalled(self) -> bool:
+        """Whether the table has gone long enough without a build that this player takes
+        a risk rather than pass again (STALL_TURNS; twice as long for the holder)."""
+        turns = STALL_TURNS * (2 if self.holds_seal() else 1)
+        return self.state.rules.passes >= turns
 
-    def may_still_score(self, seat: int, neutral: bool = False) -> bool:
-        """Whether `seat` could still put a column of theirs (or, with `neutral`, a neutral
-        one) on the top platform: one not locked, below the top level, with room for it on
-        the top seen in 2-D (room_on_top)."""
-        rules = self.state.rules
-        if rules.platforms[rules.laid - 1].laid_by == seat:
-            return False
-        colours = set(rules.seats[seat].colours)
-        if neutral and rules.neutral is not None:
-            colours.add(rules.neutral)
-        by_width = {}
-        for column in rules.columns:
-            if column.colour in colours and column.where in ("base", "platform"):
-                if column.level < rules.laid and not column.locked:
-                    by_width.setdefault(COLUMNS[column.id].width, column.id)
-        return any(self.room_on_top(column_id) for column_id in by_width.values())
+    def no_claim_left(self) -> bool:
+        """Whether every platform is laid: a builder can only pull, or put a column back."""
+        return self.state.rules.laid >= len(PLATFORM_LENGTHS)
 
-    def room_on_top(self, column_id: int) -> bool:
-        """Whether a column fits anywhere on the top platform: a point of its 2-D placement
-        area (legal_actions' area, sampled every ROOM_GRID mm across and in depth)."""
-        rules = self.state.rules
-        width = COLUMNS[column_id].width
-        if width not in self.room:
-            area = placement_area(rules, column_id)
-            (low, high), (z_low, z_high) = area["x"], area["z"]
-            xs = _grid(low, high, ROOM_GRID)
-            zs = _grid(z_low, z_high, ROOM_GRID)
-            self.room[width] = any(in_area(area, x, z) for z in zs for x in xs)
-        return self.room[width]
+    def claim_lays(self, state: State) -> bool:
+        """Whether an unchallenged claim now would lay a platform (else it is a pass)."""
+        rules = state.rules
+        return rules.laid < len(PLATFORM_LENGTHS) and lay_possible(rules)
 
-    def wants_to_build(self) -> bool:
-        """A seal holder whom nobody can catch has nothing to gain from a pull: every pull
-        risks the villa, and a fall would hand the game to the previous holder."""
-        rules = self.state.rules
-        if not self.holds_seal():
-            return True
-        others = [s for s in range(len(rules.seats)) if s != rules.to_act]
-        return any(self.may_still_score(s) for s in others)
+    def claim_hands_seal(self, state: State) -> bool:
+        """Whether the platform a claim would lay is in the seal race: its first column,
+        never the claimant's, takes the seal."""
+        rules = state.rules
+        return rules.laid + 1 >= SEAL_START_LEVEL[rules.options.seal_start]
 
-    def bolder(self) -> float:
-        """The most risk the bot takes rather than end its turn without building. The
-        holder takes no more than usual (a turn without building keeps the seal). Before
-        the race a pull scores nothing: with two players (a claim is cheap) it takes only
-        PRE_RACE of its usual risk and lets the other use up their moves. But when a turn
-        without building could let the game end, won by another or by nobody
-        (others_may_end), and when the race is on and it does not hold the seal (the
-        holder would end the game by passing), it pulls up to CLAIM_AVERSION times bolder."""
-        accept = self.accepted()
-        if self.holds_seal():
-            return accept
-        if not self.race_on_top() and not self.others_may_end():
-            return accept * (PRE_RACE if self.claim_is_cheap() else 1.0)
-        return accept * CLAIM_AVERSION
-
-    def claim_is_cheap(self) -> bool:
-        """Whether nobody but the next builder may answer a claim (two players): the next
-        builder gains from a laid platform, so a claim is unlikely to meet a protest."""
-        return len(self.state.rules.seats) == 2
-
-    def race_on_top(self) -> bool:
-        """Whether a column placed on the top platform now counts for the seal."""
-        rules = self.state.rules
-        return rules.laid >= SEAL_START_LEVEL[rules.options.seal_start]
-
-    def others_may_end(self) -> bool:
-        """Whether a turn without building now lets the game end without anyone building
-        again: it completes a round of passes, or no other player can still build (they
-        may pass in turn)."""
-        if self.round_would_end():
-            return True
-        rules = self.state.rules
-        others = [s for s in range(len(rules.seats)) if s != rules.to_act]
-        return not any(self.may_still_score(s, neutral=True) for s in others)
-
-    def without_building(self, touches: list[dict]) -> dict:
-        """End the turn without building: pass if allowed, else claim (and then not lay,
-        lays()). If that would end the game, won by another or by nobody, claim: the
-        platform can then be laid and the game goes on."""
-        actions = self.actions
-        passes = _of_type(actions, "pass")
-        asks = _of_type(actions, "ask_platform")
-        if passes and (self.holds_seal() or not self.round_would_end() or not asks):
-            return passes[0]
-        if asks:
+    def build_or_claim(self, state: State, touches: list[dict]) -> dict:
+        """A builder's move: the safest pull it accepts; else, where a claim would lay a
+        platform of the race, a bolder pull (CLAIM_AVERSION); else a claim that lays a
+        platform; else, unless the table has stalled, a claim or a pass; else its least
+        risky pull (a gamble)."""
+        asks = _of_type(self.actions, "ask_platform")
+        passes = _of_type(self.actions, "pass")
+        lays = self.claim_lays(state)
+        if touches:
+            accept = self.accepted()
+            best, _ = self.safest_touch(state, touches, accept)
+            if best is None and lays and self.claim_hands_seal(state):
+                best, _ = self.safest_touch(state, touches, accept * CLAIM_AVERSION)
+            if best is not None:
+                return best
+        if asks and (lays or not self.stalled()):
             return asks[0]
-        # Nothing is safe and nothing else is allowed: touch the lightest-looking column and
-        # put it back (an abort only costs the column, a collapse costs the game).
-        return touches[0] if touches else actions[0]
+        if touches:
+            return self.gamble(state, touches)
+        return (passes or asks or self.actions)[0]
 
-    def lays(self) -> bool:
-        """Whether to lay the platform after an unchallenged claim. Whoever lays it may not
-        place on it, and the next builder's first column takes the seal: the bot lays only
-        when not laying would end the game (a round of passes) won by another or nobody."""
-        return not self.holds_seal() and self.round_would_end()
+    def gamble(self, state: State, touches: list[dict]) -> dict:
+        """The pull that looks least risky, however risky: what a player takes on when
+        the game must go on (a stall) or a protest must be proved."""
+        columns = state.rules.columns
+        scored = []
+        for action in touches[:CAREFUL_PULLS]:
+            column_id = action["column"]
+            risk = self.pull_risk(state, column_id)
+            scored.append((risk, villa.column_load(state.rules, column_id), action))
+        return min(scored, key=lambda item: (item[0], item[1], columns[item[2]["column"]].id))[2]
 
-    def pull_risk_from_touched(self, column_id: int) -> float:
-        return self.pull_risk(self.state, column_id) * SECOND_LOOK
+    def puts_back(self) -> bool:
+        """After touching, the load is felt: put the column back only when it bears at
+        least ABORT_MIN_LOAD grams and, felt, the pull looks ABORT_SURPRISE times as risky
+        as the bot accepts (the eye misjudged its load); never in a stall or once red is
+        laid (no claim is left: a pull or a column put back are all there is), where the
+        risk was taken knowingly."""
+        rules = self.state.rules
+        if (rules.touch_load or 0) < ABORT_MIN_LOAD or self.stalled() or self.no_claim_left():
+            return False
+        risk = self.pull_risk(self.state, rules.touched, felt=True)
+        return risk > self.accepted() * ABORT_SURPRISE
 
     def choose_colour(self) -> dict:
-        """Two players: the colour whose safest pull looks least risky; or a claim when no
-        pull is worth it (wants_to_build, bolder)."""
+        """Two players: the colour whose safest pull looks least risky, if one is accepted;
+        else a claim or a gamble as build_or_claim decides, over both colours."""
         choices = _of_type(self.actions, "choose_colour")
-        claim = _of_type(self.actions, "ask_platform")
-        if claim and not self.wants_to_build():
-            return claim[0]
-        bolder = self.bolder()
-        best, best_score = None, float("-inf")
+        accept = self.accepted()
+        lays = self.claim_lays(self.state)
+        if lays and self.claim_hands_seal(self.state):
+            accept *= CLAIM_AVERSION
+        best, best_risk, all_touches = None, float("inf"), []
         for action in choices:
             after, _ = self.outcome(self.state, action)
             if after is None:
                 continue
             touches = _of_type(legal_actions(after), "touch")
-            touch, risk = self.safest_touch(after, touches, bolder)
-            score = -risk if touch is not None else float("-inf")
-            if best is None or score > best_score:
-                best, best_score = action, score
-        if best_score == float("-inf") and claim:
-            return claim[0]
-        return best or choices[0]
+            all_touches.append((action, after, touches))
+            touch, risk = self.safest_touch(after, touches, accept)
+            if touch is not None and risk < best_risk:
+                best, best_risk = action, risk
+        if best is not None:
+            return best
+        asks = _of_type(self.actions, "ask_platform")
+        if asks and (lays or not self.stalled()):
+            return asks[0]
+        # A gamble: the colour of the least risky pull.
+        picks = [(self.gamble(after, touches), action) for action, after, touches in all_touches]
+        if not picks:
+            return (asks or self.actions)[0]
+        risks = [self.pull_risk(self.state, touch["column"]) for touch, _ in picks]
+        return picks[risks.index(min(risks))][1]
 
     def margin_after(self, change) -> float:
         """The villa's weakest margin (mm) once `change(rules)` is made to a copy of the
@@ -512,7 +506,7 @@ class _Careful:
             return float("-inf")
         return stability.weakest.margin if stability.weakest is not None else 100.0
 
-    def best_lay(self, lays: list[dict]) -> dict:
+    def best_lay(self, lays: list[dict]) -> dict | None:
         """The platform's lay position (x, z) that leaves the villa the widest margin, in
         3-D (the engine's statics, margin_after): a look over the listed positions on a
         coarse grid (LAY_LOOK per side, both ways), then a pattern search around the best
@@ -562,7 +556,8 @@ class _Careful:
                 if step <= LAY_GRID:
                     break
                 step = max(LAY_GRID, step / 2)
-        return listed[best]
+        # Wherever it is laid the villa would come down: better not to lay it.
+        return listed[best] if margin(best) > float("-inf") else None
 
     def best_place(self) -> dict:
         places = _places(self.state, self.actions)
@@ -625,24 +620,27 @@ class _Careful:
         return min(gaps, default=float("inf"))
 
     def protest_or_decline(self) -> dict:
+        """Protest when a proof looks safe enough: PROTEST_HOPE times the risk it accepts
+        for its own move, or only PROOF_SURE times for the next builder after the claimant
+        (the new platform's first column is theirs) and for either of two players (the
+        claimant's lost column is all there is to gain); as holder of the seal, no bolder
+        than usual. Bolder, as every risk, the longer the table has gone without a build."""
         protest = _of_type(self.actions, "protest")
         decline = _of_type(self.actions, "decline")[0]
         if not protest:
             return decline
         rules = self.state.rules
-        claim = rules.claim
-        if rules.phase == "claim" and (claim.claimant + 1) % len(rules.seats) == rules.to_act:
-            # If the claim stands, the claimant lays the platform and may not place on it:
-            # the bot builds next, and its first column there takes the seal.
-            return decline
+        n = len(rules.seats)
+        factor = 1.0 if self.holds_seal() else PROTEST_HOPE
+        if rules.phase == "claim":
+            next_builder = (rules.claim.claimant + 1) % n == rules.to_act
+            if n == 2 or next_builder:
+                factor = PROOF_SURE
         protesting, _ = self.outcome(self.state, protest[0])
         if protesting is None:
             return decline
         touches = _of_type(legal_actions(protesting), "touch")
-        # Holding the seal, a fall while proving the point would hand the game to the
-        # previous holder: only a safe proof is worth it then.
-        holds = rules.seal.holder == rules.to_act
-        accept = SAFE_RISK * (1.0 if holds else PROTEST_HOPE)
+        accept = SAFE_RISK * factor * (1.0 + STALL_BOLDNESS * rules.passes)
         touch, _ = self.safest_touch(protesting, touches, accept)
         return protest[0] if touch is not None else decline
 

@@ -1,6 +1,7 @@
 """The careful bot weighs the seal as a person does: whoever lays a platform may not place on
-it, so the next builder's first column there takes the seal; a round of passes ends the game
-and the holder wins; a fall hands the win to the previous holder (docs/paletti.md, "Bots")."""
+it, so the next builder's first column there takes the seal; the holder plays safer, one
+behind gambles; the game goes on while anyone can build, so a table that stops building
+takes risks again; a fall hands the win to the previous holder (docs/paletti.md, "Bots")."""
 
 import random
 
@@ -12,7 +13,7 @@ from paletti.tests.conftest import Table
 
 def _every_pull_looks(monkeypatch, risk):
     """Every pull looks `risk` risky, whatever the column: the choice is the seal's."""
-    monkeypatch.setattr(bots._Careful, "pull_risk", lambda self, state, column: risk)
+    monkeypatch.setattr(bots._Careful, "pull_risk", lambda self, state, column, felt=False: risk)
 
 
 def _careful(table, seed=1):
@@ -29,7 +30,8 @@ def two():
 def green_held(two):
     """Two players: three builds on blue, a claim nobody protests, green laid by its
     claimant (who may not place on it), then the other's first column on green takes the
-    seal, and the claimant, who can move nothing, passes: the holder is to build."""
+    seal; the claimant can build nothing (green carries one column) and is skipped: the
+    holder is to build again."""
     two.three_on_blue()
     claimant = two.rules.turn
     two.act(type="ask_platform")
@@ -39,87 +41,72 @@ def green_held(two):
     two.move(x=0.0, lane=1)
     holder = 1 - claimant
     assert two.rules.seal.holder == holder and two.rules.scores[holder] > 0
-    two.act(type="pass")
+    assert "player_skipped" in two.codes()
     assert two.rules.to_act == holder
     return two
 
 
-def test_a_seal_holder_nobody_can_catch_claims_rather_than_pull(green_held, monkeypatch):
-    # Every pull looks safe, but the other player laid green and may not place on it: a
-    # pull can only risk the villa (a fall would hand the game to the previous holder).
-    _every_pull_looks(monkeypatch, bots.SAFE_RISK * 0.1)
+def test_the_seal_holder_plays_safer_than_one_behind(green_held, monkeypatch):
+    # A pull it would take with nothing at stake: the holder claims rather than risk it.
+    _every_pull_looks(monkeypatch, bots.SAFE_RISK * 0.9)
     assert green_held.legal("choose_colour")
     assert _careful(green_held)["type"] == "ask_platform"
-
-
-def test_a_seal_holder_does_not_lay_the_next_platform(green_held, monkeypatch):
-    _every_pull_looks(monkeypatch, bots.SAFE_RISK * 0.1)
-    green_held.act(**_careful(green_held))
-    green_held.act(type="decline")
-    assert green_held.rules.phase == "lay"
-    # Declining completes no round of passes here; it would keep the seal either way.
-    assert _careful(green_held)["type"] == "pass"
-    green_held.with_rules(passes=1)
-    assert _careful(green_held)["type"] == "pass"
-
-
-def test_a_player_who_can_catch_the_holder_still_builds(green_held, monkeypatch):
-    # The same table, but the seat to act does not hold the seal: it pulls what is safe.
-    _every_pull_looks(monkeypatch, bots.SAFE_RISK * 0.1)
+    # The same table, the seal with the other seat: behind, it takes the pull.
     rules = green_held.rules
-    green_held.with_rules(seal={**rules.seal.to_json(), "holder": None, "previous": None})
+    green_held.with_rules(seal={**rules.seal.to_json(), "holder": 1 - rules.to_act})
     assert _careful(green_held)["type"] == "choose_colour"
 
 
-def test_in_two_players_the_next_builder_lets_a_claim_stand(two, monkeypatch):
-    """A claim the bot could hope to disprove: with four players it protests (test_engine_bots);
-    with two it builds next, so if the claim stands the claimant lays green, may not place
-    on it, and the bot's first column there starts the race with the seal."""
-    two.three_on_blue()
-    two.act(type="ask_platform")
-    _every_pull_looks(monkeypatch, bots.SAFE_RISK * 1.45)
-    assert two.legal("protest")
-    assert _careful(two)["type"] == "decline"
-
-
-def test_after_an_unchallenged_claim_it_lays_only_when_not_laying_would_end_the_game(table):
+def test_after_an_unchallenged_claim_it_lays_the_platform(table):
     table.three_on_blue()
     table.act(type="ask_platform")
     for _ in range(3):
         table.act(type="decline")
     assert table.rules.phase == "lay" and table.legal("lay_platform")
-    # Laying green would lock it out of green while the next builder takes the seal there.
-    assert _careful(table)["type"] == "pass"
-    # But a turn without building would now complete a round of passes: the game would end
-    # before the race with nobody winning; it lays green and the game goes on.
-    table.with_rules(passes=3)
-    assert _careful(table)["type"] == "lay_platform"
+    action = _careful(table)
+    assert action["type"] == "lay_platform"
+    table.act(**action)
+    assert table.rules.laid == 2 and table.rules.phase != "over"
 
 
-def test_before_the_race_two_players_claim_rather_than_pull_a_column_for_nothing(two, monkeypatch):
-    # A pull it would make in the race (within SAFE_RISK) scores nothing on blue: it leaves
-    # the other to use up their moves, and claims (it will not lay green, above).
-    _every_pull_looks(monkeypatch, bots.SAFE_RISK * 0.8)
-    assert two.rules.phase == "choose_colour" and two.legal("choose_colour")
-    assert _careful(two)["type"] == "ask_platform"
-    # Unless the other can no longer build: then it would let the game end without a
-    # winner (they may pass in turn), so it builds.
-    two.with_rules(passes=1)
-    assert _careful(two)["type"] == "choose_colour"
-    # With four players a claim meets protests that cost a column: it builds.
-    _every_pull_looks(monkeypatch, bots.SAFE_RISK * 0.8)
-    four = Table(new_match(7, 4))
-    assert _careful(four)["type"] == "touch"
-
-
-def test_behind_in_the_race_it_pulls_bolder_rather_than_let_the_holder_end_the_game(
-    green_held, monkeypatch
+def test_in_two_players_the_next_builder_protests_only_a_claim_it_can_surely_disprove(
+    two, monkeypatch
 ):
-    """The holder claims; the other (not the holder) may take more risk than usual rather
-    than end its turn without building, as the holder would then end the game by passing."""
-    _every_pull_looks(monkeypatch, bots.SAFE_RISK * 1.5)
-    rules = green_held.rules
-    holder = rules.seal.holder
-    # Hand the seal to the other seat: the seat to act is now behind on green.
-    green_held.with_rules(seal={**rules.seal.to_json(), "holder": 1 - holder, "previous": None})
+    """If the claim stands the claimant lays green and may not place on it: the bot's first
+    column there takes the seal. It protests only when the proof looks sure; then the
+    claimant loses the column it moves."""
+    two.three_on_blue()
+    two.act(type="ask_platform")
+    assert two.legal("protest")
+    _every_pull_looks(monkeypatch, bots.SAFE_RISK * 1.45)
+    assert _careful(two)["type"] == "decline"
+    _every_pull_looks(monkeypatch, bots.SAFE_RISK * 0.5)
+    assert _careful(two)["type"] == "protest"
+
+
+def test_a_table_that_stops_building_takes_risks_again(green_held, monkeypatch):
+    """Yellow cannot rest on green's one column, so the holder's claim would lay nothing:
+    a pass. It claims while the table still builds; once STALL_TURNS turns in a row have
+    gone by without a build (twice as many for the holder), it pulls instead."""
+    _every_pull_looks(monkeypatch, bots.SAFE_RISK * 3)
+    assert _careful(green_held)["type"] == "ask_platform"
+    green_held.with_rules(passes=2 * bots.STALL_TURNS)
     assert _careful(green_held)["type"] == "choose_colour"
+
+
+def test_it_pulls_the_column_it_touched_unless_the_load_surprises_it(table, monkeypatch):
+    touched = table.touchable()[0]
+    table.act(type="touch", column=touched)
+    # A felt risk well within what it accepts: it pulls.
+    _every_pull_looks(monkeypatch, bots.SAFE_RISK)
+    assert _careful(table)["type"] == "pull"
+    # The felt load makes the pull far riskier than its eye judged: it puts it back...
+    _every_pull_looks(monkeypatch, bots.SAFE_RISK * bots.ABORT_SURPRISE * 1.1)
+    table.with_rules(touch_load=60)
+    assert _careful(table)["type"] == "abort"
+    # ...but never a column bearing under ABORT_MIN_LOAD grams,
+    table.with_rules(touch_load=int(bots.ABORT_MIN_LOAD) - 1)
+    assert _careful(table)["type"] == "pull"
+    # nor once the table has stalled and the risk was taken knowingly.
+    table.with_rules(touch_load=60, passes=bots.STALL_TURNS)
+    assert _careful(table)["type"] == "pull"

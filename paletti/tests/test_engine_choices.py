@@ -44,14 +44,55 @@ def test_passing_is_refused_to_a_player_who_can_still_move_a_column(table):
     assert error.value.code == "must_act"
 
 
-def test_a_whole_round_of_passes_ends_the_game(table):
+def test_passes_do_not_end_the_game_while_a_platform_can_still_be_laid(table):
     table.three_on_blue()
     _lock_columns(table, range(4))
-    for _ in range(3):
+    for _ in range(8):
         table.act(type="pass")
         assert table.rules["phase"] != "over"
+    # Someone lays green after all. Then nobody can build: every column is locked, and
+    # yellow cannot rest on an empty green.
+    table.act(type="ask_platform")
+    for _ in range(3):
+        table.act(type="decline")
+    table.act(**table.legal("lay_platform")[0])
+    assert table.rules["laid"] == 2
+    assert table.rules["phase"] == "over" and table.rules["end_reason"] == "no_moves"
+
+
+def test_the_game_ends_when_nobody_can_place_a_column_or_lay_a_platform(table):
+    table.three_on_blue()
+    _lock_columns(table, range(4))
+    # Two of blue's three columns leave the game: green could rest on one column only.
+    on_top = [c["id"] for c in table.rules["columns"] if c["level"] == 1][:2]
+    columns = [{**c, "where": "out"} if c["id"] in on_top else c for c in table.rules["columns"]]
+    table.with_rules(columns=columns)
     table.act(type="pass")
     assert table.rules["phase"] == "over" and table.rules["end_reason"] == "no_moves"
+    assert table.rules["winner"] is not None
+
+
+def test_declining_to_lay_is_a_pass_that_does_not_end_the_game(table):
+    table.three_on_blue()
+    _lock_columns(table, range(4))
+    for _ in range(4):
+        table.act(type="ask_platform")
+        for _ in range(3):
+            table.act(type="decline")
+        table.act(type="pass")
+        assert "platform_declined" in table.codes()
+    assert table.rules["phase"] != "over" and table.rules["passes"] == 4
+
+
+def test_under_the_polish_reading_the_unchallenged_claimant_lays_the_platform(make_table):
+    table: Table = make_table(options={"protest": "polish"})
+    table.three_on_blue()
+    table.act(type="ask_platform")
+    for _ in range(3):
+        table.act(type="decline")
+    assert _kinds(table) == {"lay_platform"}
+    with pytest.raises(IllegalAction):
+        table.act(type="pass")
 
 
 def test_an_unchallenged_claimant_may_decline_to_lay_the_platform(table):

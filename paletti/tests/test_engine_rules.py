@@ -174,9 +174,12 @@ def test_the_claimant_may_not_place_on_the_platform_they_laid(make_table):
     table.act(type="lay_platform", x=0.0)
     assert table.rules["turn"] == other
     table.move(x=20.0, lane=0)
-    # Green carries one column; the claimant may not build on it (only claim yellow).
-    assert table.rules["turn"] == claimant
-    assert {a["type"] for a in table.legal()} <= {"ask_platform", "pass"}
+    # Green carries one column; the claimant may not build on it, and yellow cannot rest
+    # on one column: the claimant cannot build and is skipped.
+    assert table.rules["turn"] == other
+    assert {"code": "player_skipped", "seat": claimant} in [
+        {"code": e["code"], "seat": e.get("seat")} for e in table.events
+    ]
     state = table.state
     rules = copy.deepcopy(state.rules)
     rules.update(turn=claimant, to_act=claimant, phase="move", turn_colour=None)
@@ -307,12 +310,34 @@ def test_holder_who_causes_the_collapse_hands_the_win_to_the_previous_holder():
     assert rules["winner"] == 2
 
 
-def test_nobody_wins_before_the_race_began():
-    rules = _seal_rules([0, 0, 0, 0], started=False)
+def test_before_the_race_whoever_built_highest_wins_not_who_brought_it_down():
+    # Seat 0 brings the villa down; seat 2 has the most points on the top level.
+    rules = _seal_rules([3, 1, 2, 0], started=False)
     events = []
     _finish(rules, "collapse", events, _collapse(0))
-    assert rules["winner"] is None
-    assert rules["outcome"] == events[-1]["outcome"] == "race_not_begun"
+    assert rules["winner"] == 2
+    assert rules["outcome"] == events[-1]["outcome"] == "highest_builder"
+
+
+def test_between_equal_builders_the_first_after_the_culprit_clockwise_wins():
+    rules = _seal_rules([0, 1, 0, 1], started=False)
+    _finish(rules, "collapse", [], _collapse(2))
+    assert rules["winner"] == 3
+    rules = _seal_rules([0, 1, 0, 1], started=False)
+    _finish(rules, "collapse", [], _collapse(3))
+    assert rules["winner"] == 1
+
+
+def test_a_column_higher_up_outweighs_more_points_lower_down():
+    rules = _seal_rules([0, 0, 0, 0], started=False)
+    rules["laid"] = 2
+    colours = [seat["colours"][0] for seat in rules["seats"]]
+    thick = next(c for c in rules["columns"] if c["colour"] == colours[1] and c["kind"] == "thick")
+    thin = next(c for c in rules["columns"] if c["colour"] == colours[3] and c["kind"] == "thin")
+    thick.update(level=1, where="platform")
+    thin.update(level=2, where="platform")
+    _finish(rules, "collapse", [], _collapse(0))
+    assert rules["winner"] == 3
 
 
 @pytest.mark.parametrize(
@@ -320,18 +345,19 @@ def test_nobody_wins_before_the_race_began():
     [
         (2, 1, 3, 2, "seal_holder"),
         (2, 1, 2, 1, "previous_holder"),
-        # The first holder brings the villa down: the race had begun, but nobody held the
-        # seal before, so nobody wins.
-        (2, None, 2, None, "no_previous_holder"),
-        (None, None, 0, None, "no_seal_holder"),
+        # The first holder brings the villa down: nobody held the seal before, so whoever
+        # built highest among the others wins (seat 1: 3 points on top).
+        (2, None, 2, 1, "highest_builder"),
+        (None, None, 0, 1, "highest_builder"),
     ],
 )
-def test_every_end_says_why_the_winner_won(holder, previous, by, winner, outcome):
-    rules = _seal_rules([0, 0, 0, 0], holder=holder, previous=previous)
+def test_every_end_names_a_winner_and_says_why(holder, previous, by, winner, outcome):
+    rules = _seal_rules([1, 3, 2, 0], holder=holder, previous=previous)
     events = []
     _finish(rules, "collapse", events, _collapse(by))
     assert (rules["winner"], rules["outcome"]) == (winner, outcome)
     assert events[-1]["outcome"] == outcome
+    assert rules["winner"] != by or outcome == "seal_holder"
 
 
 def test_game_ends_when_nobody_can_place_a_column_or_a_platform():

@@ -35,7 +35,7 @@ pull, place, put back), `claims` (claims, protests, penalty, reward, passing), `
 
 from .context import level_name
 from .creation import new_match
-from .platforms import (
+from .lays import (
     LAY_GRID,
     MIN_PLATFORM_SUPPORTS,
     lay_candidates,

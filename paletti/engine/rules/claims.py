@@ -13,7 +13,7 @@ from .context import (
     _last_time,
     _need_phase,
 )
-from .platforms import lay_possible
+from .lays import lay_possible
 from .state import (
     CONTEXT_CLAIM_PROTEST,
     CONTEXT_NEUTRAL_PROTEST,
@@ -33,7 +33,7 @@ from .state import (
     _refuse,
     _seat_colours_of,
 )
-from .turns import _end_turn, _finish, _may_pass, _own_step, _protest_possible, _update_seal
+from .turns import _end_turn, _may_pass, _own_step, _protest_possible
 
 
 def _protest_succeeded(ctx: Context, column_id: int) -> None:
@@ -242,18 +242,14 @@ def _do_pass(ctx: Context, seat: int, action: dict) -> None:
 
 
 def _turn_without_building(ctx: Context) -> None:
-    """The turn ends with nothing built by the builder: it counts towards a whole round of
-    passes, which ends the game (nobody can place a column or a platform on the top level,
-    French record D). A turn whose neutral step moved a column (3 players) built something:
-    it does not count."""
+    """The turn ends with nothing built by the builder: a pass. Passes never end the game
+    by themselves: it ends when nobody can place a column or a platform on the top level
+    (French record D, "ne peut": turns.can_build), which the next turn's start checks.
+    `passes` counts the turns in a row without a build, for the bots and the page. A turn
+    whose neutral step moved a column (3 players) built something: it is no pass."""
     rules = ctx.rules
     if rules.built:
         _end_turn(rules, ctx.events)
         return
     rules.passes += 1
-    if rules.passes >= len(rules.seats):
-        # A whole round of passes: nobody will build on the top level any more.
-        _update_seal(rules, ctx.events)
-        _finish(rules, "no_moves", ctx.events)
-        return
     _end_turn(rules, ctx.events, passed=True)

@@ -11,7 +11,8 @@ from .claims import (
 )
 from .context import Context
 from .creation import _do_take_colour, colours_left
-from .platforms import _do_lay_platform, lay_candidates
+from .lays import lay_candidates
+from .platforms import _do_lay_platform
 from .positions import placement_area
 from .shape import check
 from .state import (

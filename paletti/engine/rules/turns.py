@@ -1,6 +1,7 @@
 """Turns and the seal: who may move what, whose turn it is, the scores, the seal, the end."""
 
 from ..pieces import COLUMN_COLOURS, COLUMNS, PLATFORM_COLOURS
+from .lays import lay_possible
 from .positions import _placements
 from .state import (
     CONTEXT_CLAIM_PROTEST,
@@ -14,6 +15,7 @@ from .state import (
     PHASE_PENALTY,
     PHASE_REWARD,
     SEAL_START_LEVEL,
+    Collapse,
     Rules,
     _event,
     _in_play,
@@ -103,11 +105,28 @@ def _can_ask_platform(rules: Rules) -> bool:
     return rules.laid < len(PLATFORM_COLOURS)
 
 
-def _can_act(rules: Rules, seat: int) -> bool:
+def _platform_can_be_laid(rules: Rules) -> bool:
+    """Whether the next platform could be laid now: one is left, and it could rest on at
+    least 3 columns of the top level within the base (lays.py)."""
+    return _can_ask_platform(rules) and lay_possible(rules)
+
+
+def can_build(rules: Rules, seat: int) -> bool:
+    """Whether `seat` can still place a column or a platform on the top level (French
+    record D: the game ends when "aucun joueur ne peut placer une colonne ou un plateau sur
+    le niveau le plus haut"). Can, not will: a column of theirs (or, 3 players, a neutral
+    one) they may move, not locked, below the top level, with room for it on the top
+    platform; or a platform left that would rest on 3 columns, which a claim lays. Whether
+    the villa would survive the attempt is the player's judgement, not a rule."""
     colours = list(_seat_colours_of(rules, seat))
     if rules.neutral is not None:
         colours.append(rules.neutral)
-    return bool(_movable(rules, seat, colours)) or _can_ask_platform(rules)
+    return bool(_movable(rules, seat, colours)) or _platform_can_be_laid(rules)
+
+
+def nobody_can_build(rules: Rules) -> bool:
+    """Whether the game ends by the French record's second ending."""
+    return not any(can_build(rules, seat) for seat in range(len(rules.seats)))
 
 
 def _protest_possible(rules: Rules, seat: int) -> bool:
@@ -157,7 +176,35 @@ def _update_seal(rules: Rules, events: list) -> None:
         )
 
 
-def _finish(rules: Rules, reason: str, events: list, collapse: dict | None = None) -> None:
+def standing(rules: Rules, seat: int) -> tuple[int, ...]:
+    """How high a seat has built: the points of its columns on the top level, then on each
+    level below down to the base, compared in that order (our reading of the French
+    record's aim: the most columns of one's colour, and the highest, "le plus grand nombre
+    de colonnes de sa couleur, et les plus haut"). Neutral columns count for nobody."""
+    colours = set(_seat_colours_of(rules, seat))
+    points = [0] * (rules.laid + 1)
+    for column in rules.columns:
+        if _in_play(column) and column.colour in colours:
+            points[rules.laid - column.level] += column.value
+    return tuple(points)
+
+
+def _highest_builder(rules: Rules, after: int, excluded: int | None) -> int:
+    """Our reading where the seal names nobody: the seat that has built highest
+    (`standing`), the one who brought the villa down excluded ("il sera puni"); between
+    equals, the first of them clockwise after seat `after`."""
+    n = len(rules.seats)
+    order = [(after + k) % n for k in range(1, n + 1)]
+    candidates = [seat for seat in order if seat != excluded]
+    return max(candidates, key=lambda seat: (standing(rules, seat), -order.index(seat)))
+
+
+def _finish(rules: Rules, reason: str, events: list, collapse: Collapse | None = None) -> None:
+    """The end (French record D). The seal holder wins, unless the holder brought the villa
+    down: then the previous holder. Where the seal names nobody (the race had not begun,
+    nobody held the seal yet, or the first holder brought the villa down), our reading:
+    whoever has built highest wins, never the one who brought the villa down
+    (_highest_builder)."""
     seal = rules.seal
     rules.scores = scores(rules)
     rules.phase = PHASE_OVER
@@ -166,18 +213,17 @@ def _finish(rules: Rules, reason: str, events: list, collapse: dict | None = Non
     rules.collapse = collapse
     rules.touched = None
     rules.touch_load = None
-    winner, outcome = None, "race_not_begun"
-    if seal.started and seal.holder is None:
-        outcome = "no_seal_holder"
-    elif seal.started:
-        winner, outcome = seal.holder, "seal_holder"
-        if collapse is not None and collapse.by == winner:
-            # The holder brought the villa down: the previous holder wins, if there was one.
-            winner = seal.previous
-            outcome = "previous_holder" if winner is not None else "no_previous_holder"
+    culprit = collapse.by if collapse is not None else None
+    winner, outcome = seal.holder, "seal_holder"
+    if winner is not None and winner == culprit:
+        winner, outcome = seal.previous, "previous_holder"
+    if winner is None or winner == culprit:
+        last = culprit if culprit is not None else rules.turn
+        winner = _highest_builder(rules, last if last is not None else 0, culprit)
+        outcome = "highest_builder"
     rules.winner = winner
     rules.outcome = outcome
-    name = rules.seats[winner].name if winner is not None else "Nobody"
+    name = rules.seats[winner].name
     events.append(
         _event(
             "game_over",
@@ -194,12 +240,12 @@ def _start_turn(rules: Rules, seat: int, events: list) -> None:
     n = len(rules.seats)
     for k in range(n):
         candidate = (seat + k) % n
-        if _can_act(rules, candidate):
+        if can_build(rules, candidate):
             break
         events.append(
             _event(
                 "player_skipped",
-                f"{rules.seats[candidate].name} can neither move a column nor ask for a "
+                f"{rules.seats[candidate].name} can neither move a column nor lay a "
                 "platform and passes.",
                 seat=candidate,
             )
@@ -259,7 +305,12 @@ def _may_pass(rules: Rules) -> bool:
     phase = rules.phase
     if phase == PHASE_PENALTY and _polish_protest(rules):
         return False  # Polish text: the builder "usuwa" (removes) one: not a choice
-    if phase in (PHASE_PENALTY, PHASE_REWARD, PHASE_LAY):
+    if phase == PHASE_LAY:
+        # French record: the unchallenged claimant "peut placer" (may lay) the platform;
+        # the Polish text: the builder "kładzie" (lays) it. Either way, a platform that
+        # cannot rest on 3 columns is not laid and the turn passes.
+        return not (_polish_protest(rules) and lay_possible(rules))
+    if phase in (PHASE_PENALTY, PHASE_REWARD):
         return True
     if phase not in (PHASE_MOVE, PHASE_CHOOSE_COLOUR) or rules.context != CONTEXT_TURN:
         return False
