@@ -48,6 +48,10 @@ class MatchReport:
     outside_hull: int = 0  # stored states with a platform's load > 1 mm outside its supports
     worst_margin: float | None = None  # the smallest margin of any stored platform (mm)
     bot_action_cpu: list | None = None  # seconds of CPU per bot decision
+    levels: list | None = None  # each seat's bot level
+    touch_aborts: int = 0  # columns touched and then put back without being pulled
+    light_touch_aborts: int = 0  # of those, columns bearing under 10 g
+    green_laid_by: int | None = None  # the seat that laid green, if anyone did
 
 
 # How far outside the hull of its supports a stored platform's load may lie (mm).
@@ -103,20 +107,32 @@ def audit_margin(rules: Rules) -> float:
 def play_match(
     seed: int,
     players: int,
-    level: str = "careful",
+    level: str | list[str] = "careful",
     options: dict | None = None,
     check_reload: bool = False,
 ):
-    """Play one bot match from `seed`; returns (MatchReport, final state).
+    """Play one bot match from `seed`; returns (MatchReport, final state). `level`: every
+    seat's bot level, or a list of one per seat.
 
     `check_reload`: reload every state the match stores and count those that move more
     than HOLD_TOLERANCE in 3 s with no action (the stored-truth check, docs/paletti.md)."""
     state = new_match(seed, players, options)
+    levels = [level] * players if isinstance(level, str) else list(level)
+    if len(levels) != players:
+        raise ValueError(f"{players} players need {players} levels, not {len(levels)}.")
     # The bots' own dice come from the match seed too, so a self-play run replays exactly.
     rng = random.Random(f"{seed}:bots")  # noqa: S311 - bot choices, not security
     started = time.perf_counter()
     slowest = 0.0
-    counts = {"turns": 1, "protests": 0, "protests_won": 0, "claims": 0, "passes": 0}
+    counts = {
+        "turns": 1,
+        "protests": 0,
+        "protests_won": 0,
+        "claims": 0,
+        "passes": 0,
+        "touch_aborts": 0,
+        "light_touch_aborts": 0,
+    }
     checked, mismatches, outside, worst = 0, 0, 0, math.inf
     cpu = []
     last_action = None
@@ -130,10 +146,13 @@ def play_match(
             break
         tick = time.perf_counter()
         cpu_tick = time.process_time()
-        action = choose_action(state, level, rng)
+        action = choose_action(state, levels[state.rules.to_act], rng)
         cpu.append(time.process_time() - cpu_tick)
         slowest = max(slowest, time.perf_counter() - tick)
         turn = state.rules.turn
+        if action["type"] == "abort" and state.rules.phase == "touched":
+            counts["touch_aborts"] += 1
+            counts["light_touch_aborts"] += (state.rules.touch_load or 0) < 10
         result = apply_action(state, action, record=False)
         if check_reload:
             # The same action from the state reloaded from its snapshot: the same outcome.
@@ -171,6 +190,8 @@ def play_match(
         outside_hull=outside,
         worst_margin=round(worst, 2) if checked and worst != math.inf else None,
         bot_action_cpu=[round(c, 4) for c in cpu],
+        levels=levels,
+        green_laid_by=rules.platforms[1].laid_by if rules.laid > 1 else None,
         **counts,
     )
     return report, state
@@ -180,7 +201,7 @@ def run(
     matches: int,
     seed: int,
     players: int,
-    level: str = "careful",
+    level: str | list[str] = "careful",
     options=None,
     check_reload: bool = False,
 ):
@@ -254,6 +275,26 @@ def totals(reports: list[dict]) -> dict:
             colour: sum(1 for r in reports if r["highest_platform"] == colour)
             for colour in PLATFORM_COLOURS
         },
+        "median_highest": PLATFORM_COLOURS[
+            int(
+                statistics.median_low(
+                    [PLATFORM_COLOURS.index(r["highest_platform"]) for r in reports]
+                )
+            )
+        ]
+        if reports
+        else None,
+        "touch_aborts": sum(r["touch_aborts"] for r in reports),
+        "light_touch_aborts": sum(r["light_touch_aborts"] for r in reports),
+        "all_turns": sum(r["turns"] for r in reports),
+        # Who won, of the matches where green was laid: its layer, or another.
+        "green_layer_won": sum(
+            1
+            for r in reports
+            if r["green_laid_by"] is not None and r["winner"] == r["green_laid_by"]
+        ),
+        "green_laid": sum(1 for r in reports if r["green_laid_by"] is not None),
+        "unfinished": sum(1 for r in reports if r["end_reason"] == "unfinished"),
         "slowest_decision": max((r["slowest_decision"] for r in reports), default=0.0),
         "seconds": round(sum(r["seconds"] for r in reports), 1),
     }

@@ -16,6 +16,10 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
         parser.add_argument("--level", default="careful", choices=LEVELS)
+        parser.add_argument(
+            "--levels",
+            help="one level per seat, comma-separated (e.g. careful,easy); overrides --level",
+        )
         parser.add_argument("--tremor", type=float, default=0.0, help="hand tremor in mm")
         parser.add_argument("--setup", default="default", choices=("default", "random"))
         parser.add_argument(
@@ -38,12 +42,19 @@ class Command(BaseCommand):
             "setup": options["setup"],
             "seal_start": options["seal_start"],
         }
+        level = options["level"]
+        if options["levels"]:
+            level = options["levels"].split(",")
+            if len(level) != options["players"] or not set(level) <= set(LEVELS):
+                raise CommandError(
+                    f"--levels needs {options['players']} of {', '.join(LEVELS)}, comma-separated."
+                )
         reports = []
         for report in run(
             options["matches"],
             options["seed"],
             options["players"],
-            options["level"],
+            level,
             match_options,
             options["check_reload"],
         ):
@@ -93,8 +104,11 @@ class Command(BaseCommand):
                 f"{summary['collapse_reasons']}; ends {summary['end_reasons']}, outcomes "
                 f"{summary['outcomes']}, winners {summary['winners']}; claims "
                 f"{summary['claims']}; protests {summary['protests_won']}/{summary['protests']} "
-                f"won; passes {summary['passes']}; bot CPU per decision (ms) "
-                f"{summary['bot_cpu_ms']}"
+                f"won; passes {summary['passes']}; touch-then-abort {summary['touch_aborts']} "
+                f"in {summary['all_turns']} turns ({summary['light_touch_aborts']} under 10 g); "
+                f"median highest {summary['median_highest']}; green's layer won "
+                f"{summary['green_layer_won']} of {summary['green_laid']}; unfinished "
+                f"{summary['unfinished']}; bot CPU per decision (ms) {summary['bot_cpu_ms']}"
                 + (
                     f"; reload check: {summary['reload_mismatches']} of "
                     f"{summary['states_checked']} stored states give another outcome reloaded, "
