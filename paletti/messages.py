@@ -338,9 +338,14 @@ _EVENT_TEXTS = {
         )
         if p.get("problem") == "caught"
         else _(
-            "%(column)s moved another column on its way out, and one may not move the other "
-            "columns: the build has failed and it goes back."
+            "%(column)s pushed another column on its way out, and the builder stopped: the "
+            "build is interrupted and it goes back; the other column stays where it went."
         )
+    )
+    % {"column": describe_column(p.get("column")).capitalize()},
+    "knocked": lambda p, who, names: _(
+        "%(column)s moved another column on its way out; nobody may set that one right, so "
+        "it stays where it went."
     )
     % {"column": describe_column(p.get("column")).capitalize()},
     "passed": lambda p, who, names: _("%(name)s passes rather than ask for a new platform.")

@@ -296,7 +296,7 @@ class Scene:
                     low, high, _ = run.excursions.get(key, (moved, moved, moved))
                     run.excursions[key] = (min(low, moved), max(high, moved), moved)
             if not run.collapsed:
-                failure = self._failure(poses, checked)
+                failure = self.failure(poses, checked)
                 if failure is not None:
                     run.collapsed = True
                     run.reason, run.piece, run.sign = failure
@@ -356,7 +356,7 @@ class Scene:
         body = self.bodies[key]
         return body.local_to_world(body.center_of_gravity).x
 
-    def _failure(self, poses: dict, watch: list[str]):
+    def failure(self, poses: dict, watch: list[str]):
         """The first sign of a collapse among `watch` (in its order) in these poses:
         (reason, key, sign)."""
         base_from, base_to, base_top = self.base

@@ -172,8 +172,10 @@ class Outcome:
     collapse: dict | None = None
     # A placed column that fell over or off by itself while the villa stood.
     fell_alone: bool = False
-    # The columns a pull moved on its way out while the villa stood (they are put back).
+    # The columns a pull moved on its way out while the villa stood (they stay moved).
     knocked: list = field(default_factory=list)
+    # A pull the hand stopped on feeling a neighbour move: the column is not out.
+    interrupted: bool = False
     # A pull the builder interrupted: the platform above came to rest on the steadying
     # hand, so the column was pushed back under it (everything is back in its place).
     caught: bool = False
@@ -738,7 +740,6 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
         out.frames = frames + out.frames
         out.steps += run.steps
         return out
-    before = _rest_places(rules)
     _apply_planar(rules, run, plane, platform_key(index), members, beside)
     # The neighbours it brushed past are pushed aside (in 3-D, across the plane).
     for c, (gx, gz) in grazed:
@@ -757,15 +758,14 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
     if state["stopped"] and not knocked:
         knocked = [c["id"] for c in in_the_way]
     if out.collapse is None and knocked:
-        # The villa stands, but the column or the hand moved another column, which the
-        # French record forbids (rule 6: "ni déplacer les autres colonnes"); and rule 1
-        # asks the platforms back in their places. What moved is put back; the caller
-        # treats the build as failed.
-        for key, (x, z) in before.items():
-            piece = _piece(rules, key)
-            if piece is not column:
-                piece["x"], piece["z"] = x, z
+        # The villa stands, but the column or the hand moved another column. Rule 6 of the
+        # French record forbids touching another ("ni déplacer les autres colonnes"), so
+        # nobody may set it right: as at the table, a knocked column stays where the motion
+        # left it, and the statics above have judged the villa with it there. A hand that
+        # felt it move and stopped has interrupted the build (the caller puts the column
+        # back, "interrompre à tout moment").
         out.knocked = knocked
+        out.interrupted = state["stopped"]
     return out
 
 
@@ -1117,12 +1117,18 @@ def place(
     run = scene.run(SETTLE_TIME, record=record, watch=watch, drive=drive)
     frames = _frames_from(run, plane, {platform_key(top): members}, places, t0) if record else []
     moved = supports + stack + [column]
-    if run.collapsed and run.piece == key:
+    # What holds the villa up: the top platform and the columns under it. Columns on the
+    # top platform (the one set down, those beside it, a stack on red) hold up nothing.
+    structure = [platform_key(top)] + [column_key(c["id"]) for c in supports]
+    failed = None
+    if run.collapsed:
         final = {k: t.end for k, t in run.tracks.items()}
-        if scene._failure(final, sorted(set(scene.bodies) - {key})) is None:
-            # Only the column came down, off the villa or lying on the platform: the villa
-            # stands, unless its fall swung the platform past its balance. Otherwise the
-            # caller treats it as a failed build.
+        failed = scene.failure(final, structure)
+        if failed is None:
+            # Only columns on the top platform came down (the one set down, or one it
+            # knocked over): the villa stands, on every level alike, unless the fall swung
+            # the platform past its balance. The caller treats it as a failed build; what
+            # it knocked over is stood back where it stood (its place is not written).
             column["where"] = "hand"
             out = _jolted(rules, run, plane, top, frames, record=record, t0=t0)
             if out is not None:
@@ -1132,6 +1138,10 @@ def place(
     if run.collapsed:
         _apply_planar(rules, run, plane, platform_key(top), members, moved)
         kick = _kick(run, plane, platform_key(top), members)
+        # The collapse is told by what gave way in the villa, not by the column that
+        # came down first.
+        kick["reason"], kick["piece"] = failed[0], failed[1]
+        kick["direction"] = (plane.dx * failed[2], plane.dz * failed[2])
         out = fall(rules, record=record, t0=frames[-1]["t"] if frames else t0, kick=kick)
         out.frames = frames + out.frames
         out.steps += run.steps

@@ -122,13 +122,14 @@ def _do_pull(ctx: Context, seat: int, action: dict) -> None:
         )
         _give_up_build(ctx, seat, column_id, rules.holding)
         return
-    if outcome.knocked:
-        # Rule 6 of the French record: one may not move the other columns. The villa
-        # stands; what moved was put back (villa.pull), and the build has failed.
+    if outcome.interrupted:
+        # The hand felt a neighbour move and stopped: the build is interrupted and the
+        # column goes back; the neighbour stays where it went (villa.pull).
         ctx.events.append(
             _event(
                 "pull_failed",
-                "The column moved another column on its way out: the build has failed.",
+                "The column pushed another column and the builder stopped: the build is "
+                "interrupted; the other column stays where it went.",
                 column=column_id,
                 moved=outcome.knocked,
                 problem="moved_another",
@@ -136,6 +137,15 @@ def _do_pull(ctx: Context, seat: int, action: dict) -> None:
         )
         _give_up_build(ctx, seat, column_id, rules.holding)
         return
+    if outcome.knocked:
+        ctx.events.append(
+            _event(
+                "knocked",
+                "The column moved another column on its way out; it stays where it went.",
+                column=column_id,
+                moved=outcome.knocked,
+            )
+        )
     rules.update(phase=PHASE_HOLDING, touched=None, touch_load=None)
     ctx.events.append(
         _event("pulled", "The column is out and the villa still stands.", column=column_id)
