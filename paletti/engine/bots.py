@@ -333,7 +333,8 @@ class _Careful:
         elif proving:
             accept *= PROTEST_HOPE
         elif holder is not None:
-            behind = rules.scores[holder] - rules.scores[seat]
+            # The points it needs to take the seal: strictly more than the holder's.
+            behind = rules.scores[holder] - rules.scores[seat] + 1
             accept *= 1.0 + CATCH_UP * min(max(behind, 0), 6) / 6
         return accept * (1.0 + STALL_BOLDNESS * rules.passes)
 
@@ -486,6 +487,16 @@ class _Careful:
         if best is not None:
             return best
         asks = _of_type(self.actions, "ask_platform")
+        if asks and lays and all_touches:
+            # A claim that lays a platform bars the colour it is made with from that
+            # platform: first choose the colour it can best spare (the fewest points left
+            # to move), then claim.
+            columns = self.state.rules.columns
+            spare = min(
+                all_touches,
+                key=lambda item: (sum(columns[t["column"]].value for t in item[2]), len(item[2])),
+            )
+            return spare[0]
         if asks and (lays or not self.stalled()):
             return asks[0]
         # A gamble: the colour of the least risky pull.

@@ -29,9 +29,9 @@ def two():
 @pytest.fixture
 def green_held(two):
     """Two players: three builds on blue, a claim nobody protests, green laid by its
-    claimant (who may not place on it), then the other's first column on green takes the
-    seal; the claimant can build nothing (green carries one column) and is skipped: the
-    holder is to build again."""
+    claimant, then the other's first column on green takes the seal; the claimant, who may
+    still play the colour they did not claim with, is to act. The seal is then handed to
+    the seat to act: the holder is to build, green carrying one column."""
     two.three_on_blue()
     claimant = two.rules.turn
     two.act(type="ask_platform")
@@ -39,10 +39,8 @@ def green_held(two):
     lays = two.legal("lay_platform")
     two.act(**lays[len(lays) // 2])
     two.move(x=0.0, lane=1)
-    holder = 1 - claimant
-    assert two.rules.seal.holder == holder and two.rules.scores[holder] > 0
-    assert "player_skipped" in two.codes()
-    assert two.rules.to_act == holder
+    assert two.rules.seal.holder == 1 - claimant and two.rules.to_act == claimant
+    two.with_rules(seal={"started": True, "holder": claimant, "previous": 1 - claimant})
     return two
 
 
@@ -53,7 +51,7 @@ def test_the_seal_holder_plays_safer_than_one_behind(green_held, monkeypatch):
     assert _careful(green_held)["type"] == "ask_platform"
     # The same table, the seal with the other seat: behind, it takes the pull.
     rules = green_held.rules
-    green_held.with_rules(seal={**rules.seal.to_json(), "holder": 1 - rules.to_act})
+    green_held.with_rules(seal={"started": True, "holder": 1 - rules.to_act, "previous": None})
     assert _careful(green_held)["type"] == "choose_colour"
 
 

@@ -351,26 +351,31 @@ def test_a_hurried_placement_tips_a_marginal_platform_a_gentle_one_does_not():
     assert outcomes["hurried"]["direction"] == "right"
 
 
-def _stack_placements(seed: int = 97001) -> list:
-    """Placements of a careful four-player match once red is laid, each with a spot on a
-    column already on red (a column set on another: rule 8 allows it there)."""
+def _stack_placements(first_seed: int = 97000, wanted: int = 4) -> list:
+    """Placements of careful four-player matches once red is laid (seeds from
+    `first_seed` on, until `wanted` are found), each with a spot on a column already on red
+    (a column set on another: rule 8 allows it there)."""
     from paletti.engine.rules import placement_problem, stack_top
 
-    state, rng, found = new_match(seed, 4), random.Random(f"{seed}:bots"), []
-    while state.rules.phase != "over" and len(found) < 4:
-        action = choose_action(state, "careful", rng)
-        rules = state.rules
-        if action["type"] == "place" and rules.laid == 5:
-            red = rules.platforms[4]
-            for c in rules.columns:
-                if c.where == "platform" and c.level == 5:
-                    x, z = c.x - red.x, c.z - red.z
-                    column = action["column"]
-                    if placement_problem(rules, column, x, z) is None:
-                        if stack_top(rules, column, x, z) is not None:
-                            found.append((state, column, x, z))
-                            break
-        state = apply_action(state, action, record=False).state
+    found = []
+    for seed in range(first_seed, first_seed + 10):
+        state, rng = new_match(seed, 4), random.Random(f"{seed}:bots")
+        while state.rules.phase != "over" and len(found) < wanted:
+            action = choose_action(state, "careful", rng)
+            rules = state.rules
+            if action["type"] == "place" and rules.laid == 5:
+                red = rules.platforms[4]
+                for c in rules.columns:
+                    if c.where == "platform" and c.level == 5:
+                        x, z = c.x - red.x, c.z - red.z
+                        column = action["column"]
+                        if placement_problem(rules, column, x, z) is None:
+                            if stack_top(rules, column, x, z) is not None:
+                                found.append((state, column, x, z))
+                                break
+            state = apply_action(state, action, record=False).state
+        if len(found) >= wanted:
+            break
     return found
 
 

@@ -164,25 +164,27 @@ def test_unchallenged_claim_lays_the_platform_and_resets_the_count(table):
     assert table.rules["turn"] == (claimant + 1) % 4
 
 
-def test_the_claimant_may_not_place_on_the_platform_they_laid(make_table):
-    table = make_table(5, 2)
+def test_the_claimant_may_not_place_on_the_platform_they_laid(table):
     table.three_on_blue()
     claimant = table.rules["turn"]
-    other = 1 - claimant
     table.act(type="ask_platform")
-    table.act(type="decline")
+    for _ in range(3):
+        table.act(type="decline")
     table.act(type="lay_platform", x=0.0)
-    assert table.rules["turn"] == other
-    table.move(x=20.0, lane=0)
-    # Green carries one column; the claimant may not build on it, and yellow cannot rest
-    # on one column: the claimant cannot build and is skipped.
-    assert table.rules["turn"] == other
+    # One column goes on green, the next two players put theirs back: yellow cannot rest
+    # on one column, and the claimant may not build on green: skipped.
+    table.move(x=0.0, lane=1)
+    for _ in range(2):
+        column = table.touchable()[0]
+        table.act(type="touch", column=column)
+        table.act(type="abort", column=column)
+    assert table.rules["turn"] == (claimant + 1) % 4
     assert {"code": "player_skipped", "seat": claimant} in [
         {"code": e["code"], "seat": e.get("seat")} for e in table.events
     ]
     state = table.state
     rules = copy.deepcopy(state.rules)
-    rules.update(turn=claimant, to_act=claimant, phase="move", turn_colour=None)
+    rules.update(turn=claimant, to_act=claimant, phase="move", step=None)
     claimant_state = type(state)(rules)
     assert not [a for a in legal_actions(claimant_state) if a["type"] == "touch"]
     column = next(
@@ -195,6 +197,49 @@ def test_the_claimant_may_not_place_on_the_platform_they_laid(make_table):
     with pytest.raises(IllegalAction) as error:
         apply_action(claimant_state, {"type": "touch", "column": column})
     assert error.value.code == "own_platform"
+
+
+def test_with_two_players_only_the_colour_claimed_with_may_not_go_on_the_new_platform(
+    make_table,
+):
+    """Two players play one of their colours each turn (Danish text): the colour a claim is
+    made with may not go on the platform it lays; the other colour may (our reading)."""
+    table = make_table(5, 2)
+    table.three_on_blue()
+    claimant = table.rules["turn"]
+    colours = table.rules["seats"][claimant]["colours"]
+    claimed_with = colours[1]
+    table.act(type="choose_colour", colour=claimed_with)
+    table.act(type="ask_platform")
+    table.act(type="decline")
+    table.act(type="lay_platform", x=0.0)
+    assert table.rules["platforms"][1]["laid_colour"] == claimed_with
+    table.move(x=20.0, lane=0)
+    assert table.rules["turn"] == claimant
+    assert [a["colour"] for a in table.legal("choose_colour")] == [colours[0]]
+    rules = copy.deepcopy(table.rules)
+    rules.update(phase="move", turn_colour=claimed_with)
+    barred = type(table.state)(rules)
+    column = next(
+        c["id"] for c in rules["columns"] if c["colour"] == claimed_with and c["level"] == 0
+    )
+    with pytest.raises(IllegalAction):
+        apply_action(barred, {"type": "touch", "column": column})
+
+
+def test_with_two_players_a_claim_before_choosing_is_made_in_the_colour_with_fewer_points(
+    make_table,
+):
+    table = make_table(5, 2)
+    table.three_on_blue()
+    claimant = table.rules["turn"]
+    points = dict.fromkeys(table.rules["seats"][claimant]["colours"], 0)
+    for c in table.rules["columns"]:
+        if c["level"] == 1 and c["colour"] in points:
+            points[c["colour"]] += c["value"]
+    table.act(type="ask_platform")
+    assert table.rules["turn_colour"] == min(points, key=points.get)
+    assert "colour_chosen" in table.codes()
 
 
 def test_successful_protest_removes_the_column_and_no_platform_is_laid(table):

@@ -32,6 +32,7 @@ from .state import (
     _polish_protest,
     _refuse,
     _seat_colours_of,
+    _top_columns,
 )
 from .turns import _end_turn, _may_pass, _own_step, _protest_possible
 
@@ -104,6 +105,23 @@ def _do_ask_platform(ctx: Context, seat: int, action: dict) -> None:
     if rules.laid >= len(PLATFORM_COLOURS):
         _refuse("no_platform_left", "All five platforms are already laid.")
     n = len(rules.seats)
+    if n == 2 and rules.turn_colour is None:
+        # Two players play one of their colours each turn (Danish text); a claim made
+        # before choosing is made in the colour with fewer points on the top level (the
+        # first of the two if equal): our reading. The colour matters: it may not go on
+        # the platform the claim lays (turns._barred_colours).
+        points = dict.fromkeys(_seat_colours_of(rules, seat), 0)
+        for column in _top_columns(rules):
+            if column.colour in points:
+                points[column.colour] += column.value
+        rules.turn_colour = min(points, key=lambda colour: points[colour])
+        ctx.events.append(
+            _event(
+                "colour_chosen",
+                f"Playing {rules.turn_colour} this turn.",
+                colour=rules.turn_colour,
+            )
+        )
     others = [(seat + k) % n for k in range(1, n)]
     rules.update(
         phase=PHASE_CLAIM,

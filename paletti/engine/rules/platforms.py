@@ -20,6 +20,9 @@ def _do_lay_platform(ctx: Context, seat: int, action: dict) -> None:
         _refuse(*problem)
     platform = rules.platforms[index]
     platform.update(x=x, z=z, laid_by=seat)
+    if len(rules.seats) == 2:
+        # The colour the claimant played when claiming (none chosen: both are barred).
+        platform.laid_colour = rules.turn_colour
     rules.laid += 1
     villa.sync_rest(rules)
     if ctx.record:

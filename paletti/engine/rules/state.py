@@ -181,7 +181,10 @@ class Column(PlainData):
 
 @dataclass
 class Platform(PlainData):
-    """A platform: its centre (x, z) once laid (None before), who laid it."""
+    """A platform: its centre (x, z) once laid (None before), who laid it, and with two
+    players the colour they were playing when they claimed it (None: both theirs)."""
+
+    OMIT_WHEN_NONE = ("laid_colour",)
 
     index: int
     colour: str
@@ -190,6 +193,7 @@ class Platform(PlainData):
     z: float | None
     pose: list | None
     side: list | None
+    laid_colour: str | None = None
 
 
 @dataclass

@@ -26,8 +26,24 @@ from .state import (
 )
 
 
+def _barred_colours(rules: Rules) -> set[str]:
+    """The colours that may not go on the top platform: its layer's (French record: the
+    claimant "ne peut, en aucun cas, placer une colonne sur le nouveau plateau"). With two
+    players, who play two colours choosing one before each turn (Danish text), only the
+    colour they claimed with (our reading); a claim made before choosing bars both."""
+    top = rules.platforms[_top_index(rules)]
+    if top.laid_by is None:
+        return set()
+    if len(rules.seats) == 2 and top.laid_colour is not None:
+        return {top.laid_colour}
+    return set(_seat_colours_of(rules, top.laid_by))
+
+
 def _may_place(rules: Rules, seat: int) -> bool:
-    # Whoever laid the top platform may not place a column on it (French record).
+    """Whether `seat` may place any column on the top platform at all (3 and 4 players:
+    not its layer; with two players, not if both its colours are barred)."""
+    if len(rules.seats) == 2:
+        return bool(set(_seat_colours_of(rules, seat)) - _barred_colours(rules))
     return rules.platforms[_top_index(rules)].laid_by != seat
 
 
@@ -38,6 +54,8 @@ def _movable(
     not the last neutral column of its level (3 players), with room on the top platform."""
     if not _may_place(rules, seat):
         return []
+    barred = _barred_colours(rules) if len(rules.seats) == 2 else set()
+    colours = [colour for colour in colours if colour not in barred]
     neutral = rules.neutral
     out = []
     room: dict[float, bool] = {}
@@ -95,7 +113,14 @@ def _protest_movable(rules: Rules, seat: int) -> list[int]:
         top_supports = rules.laid - 1
         movable = _movable(rules, seat, list(COLUMN_COLOURS))
         return [c for c in movable if rules.columns[c].level == top_supports]
-    return _movable(rules, seat, _seat_colours_of(rules, rules.claim.claimant))
+    # A column of the claimant's that the rules bar from the top platform (they laid it
+    # "en aucun cas") proves nothing: their claim is true of it by the rules.
+    claimant = rules.claim.claimant
+    if not _may_place(rules, claimant):
+        return []
+    barred = _barred_colours(rules)
+    colours = [c for c in _seat_colours_of(rules, claimant) if c not in barred]
+    return _movable(rules, seat, colours)
 
 
 def _can_ask_platform(rules: Rules) -> bool:
