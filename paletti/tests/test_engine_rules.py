@@ -199,6 +199,26 @@ def test_the_claimant_may_not_place_on_the_platform_they_laid(table):
     assert error.value.code == "own_platform"
 
 
+def test_nobody_may_protest_a_claim_by_the_top_platforms_layer(table):
+    """The layer of the top platform may not place on it "en aucun cas": their claim that
+    none of their columns can go there is true by the rules, so no protest is offered."""
+    table.three_on_blue()
+    claimant = table.rules["turn"]
+    table.act(type="ask_platform")
+    for _ in range(3):
+        table.act(type="decline")
+    table.act(type="lay_platform", x=0.0)
+    for x, lane in ((-30.0, 0), (0.0, 1), (30.0, 2)):
+        table.move(x=x, lane=lane)
+    assert table.rules["turn"] == claimant
+    table.act(type="ask_platform")
+    assert table.rules["phase"] == "claim"
+    assert {a["type"] for a in table.legal()} == {"decline"}
+    with pytest.raises(IllegalAction) as error:
+        table.act(type="protest")
+    assert error.value.code == "cannot_protest"
+
+
 def test_with_two_players_only_the_colour_claimed_with_may_not_go_on_the_new_platform(
     make_table,
 ):
