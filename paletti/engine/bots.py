@@ -86,6 +86,8 @@ EASY_PASS_CHANCE = 0.3
 # Careful bot: how many columns and positions it tries at most.
 CAREFUL_PULLS = 8
 CAREFUL_PLACES = 10
+# ...and how many more near the middle of the columns under the top platform.
+PLACE_BALANCED = 4
 # Lay positions (x, z): it looks over the listed ones on a grid of LAY_LOOK × LAY_LOOK,
 # then closer around the best, down to the listed grid (LAY_GRID), at most CAREFUL_LAYS
 # looks in all (each look is the statics of the villa with the platform laid, about 1.4 ms).
@@ -128,9 +130,12 @@ def choose_action(state: State, level: str, rng: random.Random) -> dict:
     if level == "easy":
         action = _easy(state, actions, rng)
     else:
-        action = _Careful(state, actions, rng, hand).choose()
+        careful = _Careful(state, actions, rng, hand)
+        action = careful.choose()
         if action["type"] == "pull":
             hand = _minding_the_load(state, action["column"], hand)
+        elif action["type"] == "place" and careful.place_margin is not None:
+            hand = _minding_the_margin(careful.place_margin, hand)
     return _with_gesture(action, hand)
 
 
@@ -151,6 +156,16 @@ def _minding_the_load(state: State, column_id: int, hand: dict) -> dict:
     speed = round(pull["speed"] * (1.0 - 0.5 * care))
     steadiness = pull["steadiness"] + (CAREFUL_STEADINESS - pull["steadiness"]) * care
     return {**hand, "pull": {"speed": speed, "steadiness": round(steadiness, 2)}}
+
+
+def _minding_the_margin(margin: float, hand: dict) -> dict:
+    """The careful bot's set-down where the villa keeps little margin: slower in
+    proportion, down to a third of the speed drawn at no margin (a gentler set-down is
+    never worse on the same spot)."""
+    care = min(1.0, max(0.0, margin) / SAFE_MARGIN)
+    place = hand["place"]
+    speed = round(place["speed"] * (1.0 / 3.0 + 2.0 / 3.0 * care))
+    return {**hand, "place": {**place, "speed": speed}}
 
 
 def _hand(level: str, rng: random.Random) -> dict:
@@ -268,6 +283,8 @@ class _Careful:
         self.rng = rng
         self.hand = hand
         self.simulations = 0
+        # The margin (mm) the villa keeps with the column where best_place sets it.
+        self.place_margin: float | None = None
         self.room: dict[float, bool] = {}
 
     def time_left(self) -> bool:
@@ -417,10 +434,11 @@ class _Careful:
         return rules.laid < len(PLATFORM_LENGTHS) and lay_possible(rules)
 
     def claim_hands_seal(self, state: State) -> bool:
-        """Whether the platform a claim would lay is in the seal race: its first column,
-        never the claimant's, takes the seal."""
+        """Whether a claim would hand on a seal in play: the race is on the top platform,
+        and the new platform's first column, never the claimant's, takes the seal. Before
+        the race a pull scores nothing, and a claim that starts it costs nothing held."""
         rules = state.rules
-        return rules.laid + 1 >= SEAL_START_LEVEL[rules.options.seal_start]
+        return rules.laid >= SEAL_START_LEVEL[rules.options.seal_start]
 
     def build_or_claim(self, state: State, touches: list[dict]) -> dict:
         """A builder's move: the safest pull it accepts; else, where a claim would lay a
@@ -609,12 +627,31 @@ class _Careful:
 
             return change
 
+        # Where the columns under the top platform bear a load best: the middle of their
+        # feet. A villa with little margin left needs the column there, however crowded.
+        under = [
+            c
+            for c in rules.columns
+            if c.where in ("base", "platform") and c.level == rules.laid - 1
+        ]
+        if under:
+            cx = sum(c.x for c in under) / len(under) - top.x
+            cz = sum(c.z for c in under) / len(under) - top.z
+            balanced = sorted(roomy, key=lambda a: math.hypot(a["x"] - cx, a["z"] - cz))
+        else:
+            balanced = []
+        looks = roomy[:CAREFUL_PLACES]
+        looks += [a for a in balanced[:PLACE_BALANCED] if a not in looks]
         best, best_score = roomy[0], float("-inf")
-        for action in roomy[:CAREFUL_PLACES]:
+        for action in looks:
             margin = self.margin_after(placed_at(action))
             score = min(margin, SAFE_MARGIN) + 0.1 * spread(action)
             if score > best_score:
-                best, best_score = action, score
+                best, best_score, self.place_margin = action, score, margin
+        # A set-down jolts the platform: where the villa stands on little margin now, the
+        # careful hand goes slower, whatever the margin with the column in place.
+        if self.place_margin is not None:
+            self.place_margin = min(self.place_margin, self.margin_after(lambda rules: None))
         return best
 
     def clearance(self, action: dict) -> float:

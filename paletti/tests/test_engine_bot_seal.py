@@ -108,3 +108,12 @@ def test_it_pulls_the_column_it_touched_unless_the_load_surprises_it(table, monk
     # nor once the table has stalled and the risk was taken knowingly.
     table.with_rules(touch_load=60, passes=bots.STALL_TURNS)
     assert _careful(table)["type"] == "pull"
+
+
+def test_on_a_villa_with_little_margin_it_sets_the_column_down_more_gently():
+    from paletti.engine.bots import SAFE_MARGIN, _minding_the_margin
+
+    hand = {"pull": {"speed": 100, "steadiness": 0.9}, "place": {"speed": 120, "steadiness": 0.8}}
+    assert _minding_the_margin(SAFE_MARGIN * 2, hand)["place"]["speed"] == 120
+    assert _minding_the_margin(SAFE_MARGIN / 2, hand)["place"]["speed"] == 80
+    assert _minding_the_margin(0.0, hand)["place"]["speed"] == 40
