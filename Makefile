@@ -28,12 +28,16 @@ e2e-browser:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi; }
 
+# Tests run in parallel, one process per CPU (pytest-xdist): each has its own test database
+# and, for the browser tests, its own live server and Chromium. PYTEST_WORKERS=0: one process.
+PYTEST_WORKERS ?= auto
+
 test: $(STAMP) messages e2e-browser
-	DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest -n $(PYTEST_WORKERS)
 
 # Everything but the browser: quicker while editing.
 test-fast: $(STAMP) messages
-	$(PY) -m pytest games paletti
+	$(PY) -m pytest -n $(PYTEST_WORKERS) games paletti
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.core.management import call_command
+from django.db import transaction
 from django.urls import reverse
 from django.utils import translation
 
@@ -72,61 +73,81 @@ def test_a_search_counts_its_matches_and_its_look_alikes(client, seed):
     assert list(nothing.context["games"]) == []
 
 
-@pytest.fixture
-def thousands(seed):
-    """The seed games with their rule summaries, among 3 000 generated games."""
-    call_command("loaddata", "fixtures/rule_summaries.json", verbosity=0)
-    generate_catalogue(games=3000, seed=1)
+@pytest.fixture(scope="class")
+def thousands(django_db_setup, django_db_blocker):
+    """The seed games with their rule summaries, among 3 000 generated games: made once for
+    a class's tests (about 10 s), in a transaction rolled back after its last one. Each test
+    runs in a savepoint within it (the `db` fixture's own transaction, nested), so what a
+    test writes is undone before the next, as with Django's TestCase.setUpTestData. What the
+    site does on commit is done at once, as for every test (conftest.py)."""
+    with django_db_blocker.unblock(), pytest.MonkeyPatch.context() as patch:
+        patch.setattr("games.signals.on_commit", lambda callback: callback())
+        with transaction.atomic():
+            call_command(
+                "loaddata",
+                "fixtures/esar.json",  # the seed games (conftest.py's seed fixture)
+                "fixtures/games.json",
+                "fixtures/rule_summaries.json",
+                verbosity=0,
+            )
+            generate_catalogue(games=3000, seed=1)
+            yield
+            transaction.set_rollback(True)
 
 
-# Villa Paletti is about columns: its summaries say so 33 times in each language, where a
-# generated game says it at most three times ("Slottets søjler", and twice in a summary).
-@pytest.mark.parametrize(
-    "word",
-    [
-        "søjle",  # Danish: hundreds of matches at 3 000 games, titles "… søjler" among them
-        "søjler",
-        "colonnes",  # French
-        "kolumny",  # Polish
-        "joueurs",  # French, in every game: the pages' best-first part
-    ],
-)
-def test_the_best_match_of_a_common_word_is_on_the_first_page(client, thousands, word):
-    page = client.get(reverse("games:game-list"), {"q": word})
-    assert page.context["count"] > 200
-    assert "villa-paletti" in [game.slug for game in page.context["games"]]
-    assert "Villa Paletti" in page.content.decode()
-    body = client.get(reverse("api:game-list"), {"q": word}).json()
-    assert "villa-paletti" in [game["slug"] for game in body["results"]]
+@pytest.mark.usefixtures("thousands")
+class TestAmongThousands:
+    """Searches in a catalogue of 3 000 generated games and the seed games."""
 
-
-def test_with_more_matches_than_counted_the_best_come_first_then_the_newest(client, thousands):
-    first = client.get(reverse("api:game-list"), {"q": "joueurs", "page_size": 100}).json()
-    assert first["count_capped"] is True
-    slugs = [game["slug"] for game in first["results"]]
-    # The seed games' long rules say "joueur" far more often than any generated one.
-    assert {"villa-paletti", "alhambra", "le-petit-prince-fabrique-moi-une-planete"} <= set(
-        slugs[:10]
+    # Villa Paletti is about columns: its summaries say so 33 times in each language, where a
+    # generated game says it at most three times ("Slottets søjler", and twice in a summary).
+    @pytest.mark.parametrize(
+        "word",
+        [
+            "søjle",  # Danish: hundreds of matches at 3 000 games, titles "… søjler" among them
+            "søjler",
+            "colonnes",  # French
+            "kolumny",  # Polish
+            "joueurs",  # French, in every game: the pages' best-first part
+        ],
     )
-    # Paging on lists every match once: the best, then the others newest first.
-    listed = list(slugs)
-    for number in range(2, 32):
-        page = client.get(
-            reverse("api:game-list"), {"q": "joueurs", "page_size": 100, "page": number}
-        ).json()
-        listed += [game["slug"] for game in page["results"]]
-    matches = set(search(Game.objects.all(), "joueurs", rank=False).values_list("slug", flat=True))
-    assert len(listed) == len(set(listed)) == len(matches) == 3003
-    assert set(listed) == matches
-    newest_last = Game.objects.filter(slug__in=listed[-50:]).order_by("-pk")
-    assert listed[-50:] == list(newest_last.values_list("slug", flat=True))
-    # A filter narrows both parts; a sort the patron chose is kept.
-    four = client.get(reverse("api:game-list"), {"q": "joueurs", "players": 4}).json()
-    assert "villa-paletti" in [game["slug"] for game in four["results"]]
-    assert all(g["min_players"] <= 4 <= g["max_players"] for g in four["results"])
-    by_title = client.get(reverse("games:game-list"), {"q": "joueurs", "ordering": "title"})
-    titles = [game.title for game in by_title.context["games"]]
-    assert titles == sorted(titles)
+    def test_the_best_match_of_a_common_word_is_on_the_first_page(self, client, word):
+        page = client.get(reverse("games:game-list"), {"q": word})
+        assert page.context["count"] > 200
+        assert "villa-paletti" in [game.slug for game in page.context["games"]]
+        assert "Villa Paletti" in page.content.decode()
+        body = client.get(reverse("api:game-list"), {"q": word}).json()
+        assert "villa-paletti" in [game["slug"] for game in body["results"]]
+
+    def test_with_more_matches_than_counted_the_best_come_first_then_the_newest(self, client):
+        first = client.get(reverse("api:game-list"), {"q": "joueurs", "page_size": 100}).json()
+        assert first["count_capped"] is True
+        slugs = [game["slug"] for game in first["results"]]
+        # The seed games' long rules say "joueur" far more often than any generated one.
+        assert {"villa-paletti", "alhambra", "le-petit-prince-fabrique-moi-une-planete"} <= set(
+            slugs[:10]
+        )
+        # Paging on lists every match once: the best, then the others newest first.
+        listed = list(slugs)
+        for number in range(2, 32):
+            page = client.get(
+                reverse("api:game-list"), {"q": "joueurs", "page_size": 100, "page": number}
+            ).json()
+            listed += [game["slug"] for game in page["results"]]
+        matches = set(
+            search(Game.objects.all(), "joueurs", rank=False).values_list("slug", flat=True)
+        )
+        assert len(listed) == len(set(listed)) == len(matches) == 3003
+        assert set(listed) == matches
+        newest_last = Game.objects.filter(slug__in=listed[-50:]).order_by("-pk")
+        assert listed[-50:] == list(newest_last.values_list("slug", flat=True))
+        # A filter narrows both parts; a sort the patron chose is kept.
+        four = client.get(reverse("api:game-list"), {"q": "joueurs", "players": 4}).json()
+        assert "villa-paletti" in [game["slug"] for game in four["results"]]
+        assert all(g["min_players"] <= 4 <= g["max_players"] for g in four["results"])
+        by_title = client.get(reverse("games:game-list"), {"q": "joueurs", "ordering": "title"})
+        titles = [game.title for game in by_title.context["games"]]
+        assert titles == sorted(titles)
 
 
 @pytest.mark.parametrize("params", [{}, {"players": 4}, {"players": 4, "age": 8}])
