@@ -251,8 +251,8 @@ export const PHASES = {
     if (abort) box.append(abortButton(abort, abortLabel()));
     box.prepend(loadGauge(touched.load, grams(touched)));
     const text = touchFirst()
-      ? gettext("The %(column)s bears %(load)s g. Drag it sideways out of the villa with your finger (a steady hand is safest), or use a button; or put it back.")
-      : gettext("The %(column)s bears %(load)s g. Drag it sideways out of the villa (a steady hand is safest), or use a button; or abort (Escape) and put it back.");
+      ? gettext("The %(column)s bears %(load)s g. Drag it sideways out of the villa with your finger in one long, slow, straight stroke (a short or wobbly swipe is a shaky hand), or use a button; or put it back.")
+      : gettext("The %(column)s bears %(load)s g. Drag it sideways out of the villa in one long, slow, straight stroke (a short or wobbly drag is a shaky hand), or use a button; or abort (Escape) and put it back.");
     return fmt(text, { column: columnName(col), load: grams(touched) });
   },
   holding(box) {
@@ -868,24 +868,45 @@ export function showClaimWarning(ask, box) {
 
 /* ---------- Load at a glance ---------- */
 
-// How heavy the load on a touched column is, in words and colour for a child; the grams
-// stay written beside it. The bands are our estimates: a thick column weighs 16 g, the
-// blue platform 150 g, and a column under blue carries a share of it and of all above.
+// How heavy the load on a touched column is, in words and colour for a child, what to do
+// and what it then leads to; the grams stay written beside it. The bands are our estimates:
+// a thick column weighs 16 g, the blue platform 150 g, and a column under blue carries a
+// share of it and of all above. The advice says what the engine does with a hand that
+// follows it (docs/paletti.md, "What the play page shows a child", has the figures).
 export const LOAD_BANDS = [
   { below: 1, level: "free", word: gettext("Nothing rests on it: pull it out gently") },
   { below: 40, level: "light", word: gettext("Light load") },
-  { below: 100, level: "heavy", word: gettext("Heavy load: pull steadily") },
-  { below: Infinity, level: "very-heavy", word: gettext("Very heavy load: risky!") },
+  { below: 100, level: "heavy", word: gettext("Heavy load: pull it slowly, in one long straight stroke") },
+  { below: Infinity, level: "very-heavy", word: gettext("Very heavy load: the villa probably needs it") },
 ];
+
+// What following the band's word leads to. A column the villa needs cannot come out: a
+// steady builder feels the platform sink and puts the column back (locked under the
+// French rules), a hurried one brings the villa down.
+export function loadAdvice(level) {
+  const locks = !(game.state.options && game.state.options.abort === "polish");
+  if (level === "heavy") {
+    return locks
+      ? gettext("Most heavy columns then come out (about 8 in 10). If the villa needs this one, your other hand feels the platform sink and puts the column back, and it is locked.")
+      : gettext("Most heavy columns then come out (about 8 in 10). If the villa needs this one, your other hand feels the platform sink and puts the column back.");
+  }
+  if (level === "very-heavy") {
+    return gettext("Even pulled slowly and straight, very few come out: the platform sinks onto your other hand, or the villa falls (about 4 times in 10). Putting it back is safest.");
+  }
+  return "";
+}
+
 export const LOAD_GAUGE_MAX = 200;
 
 export function loadGauge(load, whole) {
   const band = LOAD_BANDS.find((b) => load < b.below);
   const grams = fmt(gettext("%(load)s g"), { load: whole });
+  const advice = loadAdvice(band.level);
   return el(
     "div",
     { class: "load-gauge load-" + band.level, "data-load": whole },
     el("span", { class: "load-word", text: band.word }),
+    ...(advice ? [el("span", { class: "load-advice", text: advice })] : []),
     el("meter", {
       min: 0,
       max: LOAD_GAUGE_MAX,
