@@ -5,7 +5,7 @@ import * as Depth from "./depth.js";
 import { api, matchUrl, rememberIntro } from "./api.js";
 import { keepVillaInView, narrowScreen, placerHelp, touchFirst } from "./device.js";
 import { el, swatch } from "./dom.js";
-import { animate, draw, layoutCanvas } from "./drawing.js";
+import { animate, draw, layoutCanvas, whenStill } from "./drawing.js";
 import { capfirst, fmt, gettext, ngettext } from "./i18n.js";
 import { LANE_NAMES, colourName, columnName, deed, platformAsObject, playerColourName } from "./names.js";
 import { handoverText, narrate, sealChange, showError, streakLines, tellSteps, tellsBotsOneByOne } from "./narration.js";
@@ -766,8 +766,16 @@ export function renderTray() {
 export function renderGameOver(acted) {
   const state = game.state;
   const section = game.root.querySelector("#game-over");
-  section.hidden = state.status !== "finished";
-  if (section.hidden) return;
+  section.hidden = true;
+  if (state.status !== "finished") return;
+  // Told once the pieces have landed, not over a villa still falling.
+  if (game.anim) {
+    whenStill(() => {
+      if (game.state === state) renderGameOver(acted);
+    });
+    return;
+  }
+  section.hidden = false;
   const heading = section.querySelector("#game-over-heading");
   heading.textContent =
     state.winner === null || state.winner === undefined
