@@ -8,7 +8,7 @@ import { el, swatch } from "./dom.js";
 import { animate, draw, layoutCanvas, whenStill } from "./drawing.js";
 import { capfirst, fmt, gettext, ngettext } from "./i18n.js";
 import { LANE_NAMES, colourName, columnName, deed, platformAsObject, playerColourName } from "./names.js";
-import { handoverText, narrate, sealChange, showError, streakLines, tellSteps, tellsBotsOneByOne } from "./narration.js";
+import { bannerForBot, handoverText, narrate, sealChange, showError, streakLines, tellSteps, tellsBotsOneByOne } from "./narration.js";
 import { clearPointing, renderColumnIndex } from "./pointing.js";
 import { game, grams, humans, legal, nextPlatform, posesOf, seatName, topPlatform } from "./state.js";
 
@@ -25,6 +25,7 @@ export async function post(action) {
   } else if (result.status === 409) {
     await reload(gettext("The match had moved on: here is its current state."));
   } else {
+    renderBanner();
     showError(result.data.detail || gettext("That action was refused."));
   }
 }
@@ -52,6 +53,9 @@ export function setBusy(busy, action) {
   }
   root.querySelector(".panel").setAttribute("aria-busy", busy ? "true" : "false");
   game.canvas.style.cursor = busy ? "progress" : "";
+  // Not "your turn" while the bot who plays next thinks: the banner names it at once.
+  const bot = busy ? botAfter(action) : null;
+  if (bot !== null) bannerForBot(bot);
   clearTimeout(game.thinkingTimer);
   const sign = root.querySelector("#thinking");
   if (!sign) return;
@@ -70,6 +74,14 @@ export function setBusy(busy, action) {
 // Actions after which another seat may act, and those the server simulates.
 export const HANDS_OVER = ["take_colour", "place", "abort", "pass", "lay_platform", "remove_column", "ask_platform", "decline"];
 export const MOVES_THE_VILLA = ["pull", "place", "lay_platform", "remove_column"];
+
+// The seat after the one to act, if it is a bot's and the action may hand the turn to it.
+export function botAfter(action) {
+  const seats = game.state.seats;
+  if (!action || !HANDS_OVER.includes(action.type) || game.state.turn === null) return null;
+  const next = (game.state.turn + 1) % seats.length;
+  return seats[next].kind === "bot" ? next : null;
+}
 
 // Who or what the page waits for: the next bot in playing order, when the action may hand
 // over to one; the physics, when it moves the villa; else the server.

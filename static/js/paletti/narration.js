@@ -169,6 +169,9 @@ export function tellSteps(data, acted) {
   game.story = story;
   game.busy = true;
   root.setAttribute("data-telling", "");
+  // Until the bots' steps have been told, nobody is told "your turn".
+  const firstBot = steps.find((step) => step.by_bot);
+  if (firstBot) bannerForBot(firstBot.seat);
   lines.replaceChildren();
   draw();
   // A page just opened has no scores yet: show them now rather than after the story.
