@@ -1,5 +1,6 @@
-"""What the play page tells, and when: the end once the pieces have landed, and nobody's
-turn while a bot thinks or its moves are being told.
+"""What the play page tells, and when: the end once the pieces have landed, nobody's turn
+while a bot thinks or its moves are being told, and on a phone the villa in sight once the
+first-game guide is closed.
 
 Seed 42 with two seats: Bob (seat 1) starts with pink and white, Ada plays black and
 purple.
@@ -12,7 +13,7 @@ from playwright.sync_api import expect
 
 from e2e.conftest import GUIDE_SEEN, screenshot
 from e2e.conftest import english_url as url
-from e2e.test_paletti import SEED, play_pink, settled
+from e2e.test_paletti import ADA_AND_BOB, SEED, create_by_api, play_pink, settled
 
 ADA_AND_BOT = [{"name": "Ada", "kind": "human"}, {"name": "Bob", "kind": "bot", "level": "easy"}]
 
@@ -64,6 +65,18 @@ def watch(page):
 
 def watch_from_the_start(page):
     page.add_init_script(f"addEventListener('DOMContentLoaded', {WATCH});")
+
+
+def visible_share(page, selector):
+    """How much of an element's height is inside the viewport (0 to 1)."""
+    return page.evaluate(
+        """(selector) => {
+            const r = document.querySelector(selector).getBoundingClientRect();
+            const seen = Math.min(r.bottom, window.innerHeight) - Math.max(r.top, 0);
+            return Math.max(0, seen) / r.height;
+        }""",
+        selector,
+    )
 
 
 def seen(page):
@@ -137,3 +150,30 @@ def test_nobody_is_told_your_turn_while_a_bot_thinks_or_its_moves_are_told(seede
     bots = [r for r in records[:placed] if r["telling"]]
     bots += [r for r in records[placed + 1 :] if r["telling"] or r["busy"]]
     assert bots and not [r for r in bots if "your turn" in r["banner"]], bots
+
+
+@pytest.mark.parametrize("players", [ADA_AND_BOB, ADA_AND_BOT], ids=["hot-seat", "bot"])
+def test_on_a_phone_closing_the_guide_shows_the_villa(seeded_server, browser, players):
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    page.width = 390
+    try:
+        match = create_by_api(seeded_server, page, players)
+        page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
+        expect(page.locator("#paletti-match.ready")).to_be_attached()
+        guide = page.locator("#guide")
+        expect(guide).to_have_attribute("open", "")
+        # Read to its end: its last button has reached the top of the screen.
+        done = page.get_by_role("button", name="Got it, let's play")
+        done.evaluate("b => b.scrollIntoView({ block: 'start' })")
+        done.tap()
+        expect(guide).not_to_have_attribute("open", "")
+        expect(page.locator("#turn-banner")).to_be_focused()
+        assert visible_share(page, "#villa") >= 0.9
+        expect(page.locator("#turn-banner")).to_be_in_viewport()
+        expect(page.locator("#actions button").first).to_be_in_viewport()
+        screenshot(page, f"paletti-guide-closed-{players[1]['kind']}")
+    finally:
+        context.close()
