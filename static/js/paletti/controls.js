@@ -5,10 +5,10 @@ import * as Depth from "./depth.js";
 import { api, matchUrl, rememberIntro } from "./api.js";
 import { keepVillaInView, narrowScreen, placerHelp, touchFirst } from "./device.js";
 import { el, swatch } from "./dom.js";
-import { animate, draw, layoutCanvas } from "./drawing.js";
+import { animate, draw, layoutCanvas, whenStill } from "./drawing.js";
 import { capfirst, fmt, gettext, ngettext } from "./i18n.js";
 import { LANE_NAMES, colourName, columnName, deed, platformAsObject, playerColourName } from "./names.js";
-import { handoverText, narrate, sealChange, showError, streakLines, tellSteps, tellsBotsOneByOne } from "./narration.js";
+import { bannerForBot, handoverText, narrate, sealChange, showError, streakLines, tellSteps, tellsBotsOneByOne } from "./narration.js";
 import { clearPointing, renderColumnIndex } from "./pointing.js";
 import { game, grams, humans, legal, nextPlatform, posesOf, seatName, topPlatform } from "./state.js";
 
@@ -25,6 +25,7 @@ export async function post(action) {
   } else if (result.status === 409) {
     await reload(gettext("The match had moved on: here is its current state."));
   } else {
+    renderBanner();
     showError(result.data.detail || gettext("That action was refused."));
   }
 }
@@ -52,6 +53,9 @@ export function setBusy(busy, action) {
   }
   root.querySelector(".panel").setAttribute("aria-busy", busy ? "true" : "false");
   game.canvas.style.cursor = busy ? "progress" : "";
+  // Not "your turn" while the bot who plays next thinks: the banner names it at once.
+  const bot = busy ? botAfter(action) : null;
+  if (bot !== null) bannerForBot(bot);
   clearTimeout(game.thinkingTimer);
   const sign = root.querySelector("#thinking");
   if (!sign) return;
@@ -70,6 +74,14 @@ export function setBusy(busy, action) {
 // Actions after which another seat may act, and those the server simulates.
 export const HANDS_OVER = ["take_colour", "place", "abort", "pass", "lay_platform", "remove_column", "ask_platform", "decline"];
 export const MOVES_THE_VILLA = ["pull", "place", "lay_platform", "remove_column"];
+
+// The seat after the one to act, if it is a bot's and the action may hand the turn to it.
+export function botAfter(action) {
+  const seats = game.state.seats;
+  if (!action || !HANDS_OVER.includes(action.type) || game.state.turn === null) return null;
+  const next = (game.state.turn + 1) % seats.length;
+  return seats[next].kind === "bot" ? next : null;
+}
 
 // Who or what the page waits for: the next bot in playing order, when the action may hand
 // over to one; the physics, when it moves the villa; else the server.
@@ -251,8 +263,8 @@ export const PHASES = {
     if (abort) box.append(abortButton(abort, abortLabel()));
     box.prepend(loadGauge(touched.load, grams(touched)));
     const text = touchFirst()
-      ? gettext("The %(column)s bears %(load)s g. Drag it sideways out of the villa with your finger (a steady hand is safest), or use a button; or put it back.")
-      : gettext("The %(column)s bears %(load)s g. Drag it sideways out of the villa (a steady hand is safest), or use a button; or abort (Escape) and put it back.");
+      ? gettext("The %(column)s bears %(load)s g. Drag it sideways out of the villa with your finger in one long, slow, straight stroke (a short or wobbly swipe is a shaky hand), or use a button; or put it back.")
+      : gettext("The %(column)s bears %(load)s g. Drag it sideways out of the villa in one long, slow, straight stroke (a short or wobbly drag is a shaky hand), or use a button; or abort (Escape) and put it back.");
     return fmt(text, { column: columnName(col), load: grams(touched) });
   },
   holding(box) {
@@ -766,8 +778,16 @@ export function renderTray() {
 export function renderGameOver(acted) {
   const state = game.state;
   const section = game.root.querySelector("#game-over");
-  section.hidden = state.status !== "finished";
-  if (section.hidden) return;
+  section.hidden = true;
+  if (state.status !== "finished") return;
+  // Told once the pieces have landed, not over a villa still falling.
+  if (game.anim) {
+    whenStill(() => {
+      if (game.state === state) renderGameOver(acted);
+    });
+    return;
+  }
+  section.hidden = false;
   const heading = section.querySelector("#game-over-heading");
   heading.textContent =
     state.winner === null || state.winner === undefined
@@ -868,24 +888,45 @@ export function showClaimWarning(ask, box) {
 
 /* ---------- Load at a glance ---------- */
 
-// How heavy the load on a touched column is, in words and colour for a child; the grams
-// stay written beside it. The bands are our estimates: a thick column weighs 16 g, the
-// blue platform 150 g, and a column under blue carries a share of it and of all above.
+// How heavy the load on a touched column is, in words and colour for a child, what to do
+// and what it then leads to; the grams stay written beside it. The bands are our estimates:
+// a thick column weighs 16 g, the blue platform 150 g, and a column under blue carries a
+// share of it and of all above. The advice says what the engine does with a hand that
+// follows it (docs/paletti.md, "What the play page shows a child", has the figures).
 export const LOAD_BANDS = [
   { below: 1, level: "free", word: gettext("Nothing rests on it: pull it out gently") },
   { below: 40, level: "light", word: gettext("Light load") },
-  { below: 100, level: "heavy", word: gettext("Heavy load: pull steadily") },
-  { below: Infinity, level: "very-heavy", word: gettext("Very heavy load: risky!") },
+  { below: 100, level: "heavy", word: gettext("Heavy load: pull it slowly, in one long straight stroke") },
+  { below: Infinity, level: "very-heavy", word: gettext("Very heavy load: the villa probably needs it") },
 ];
+
+// What following the band's word leads to. A column the villa needs cannot come out: a
+// steady builder feels the platform sink and puts the column back (locked under the
+// French rules), a hurried one brings the villa down.
+export function loadAdvice(level) {
+  const locks = !(game.state.options && game.state.options.abort === "polish");
+  if (level === "heavy") {
+    return locks
+      ? gettext("Most heavy columns then come out (about 8 in 10). If the villa needs this one, your other hand feels the platform sink and puts the column back, and it is locked.")
+      : gettext("Most heavy columns then come out (about 8 in 10). If the villa needs this one, your other hand feels the platform sink and puts the column back.");
+  }
+  if (level === "very-heavy") {
+    return gettext("Even pulled slowly and straight, very few come out: the platform sinks onto your other hand, or the villa falls (about 4 times in 10). Putting it back is safest.");
+  }
+  return "";
+}
+
 export const LOAD_GAUGE_MAX = 200;
 
 export function loadGauge(load, whole) {
   const band = LOAD_BANDS.find((b) => load < b.below);
   const grams = fmt(gettext("%(load)s g"), { load: whole });
+  const advice = loadAdvice(band.level);
   return el(
     "div",
     { class: "load-gauge load-" + band.level, "data-load": whole },
     el("span", { class: "load-word", text: band.word }),
+    ...(advice ? [el("span", { class: "load-advice", text: advice })] : []),
     el("meter", {
       min: 0,
       max: LOAD_GAUGE_MAX,

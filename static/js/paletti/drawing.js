@@ -450,12 +450,25 @@ export function pictureToPlatform(X, Y) {
 
 export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
+// What waits for the pieces to lie still: called when the animation running ends.
+const stillWaiters = [];
+
+export function whenStill(callback) {
+  if (game.anim) stillWaiters.push(callback);
+  else callback();
+}
+
+function nowStill() {
+  for (const callback of stillWaiters.splice(0)) callback();
+}
+
 export function animate(frames, target) {
   if (game.anim) game.anim = null;
   if (!frames || !frames.length || reducedMotion()) {
     game.root.removeAttribute("data-animating");
     game.poses = target;
     draw();
+    nowStill();
     return;
   }
   const from = game.poses;
@@ -484,7 +497,8 @@ export function animate(frames, target) {
   const tick = (now) => {
     if (game.anim !== anim) return;
     const t = (now - anim.start) / 1000;
-    if (t >= anim.duration) {
+    const done = t >= anim.duration;
+    if (done) {
       game.anim = null;
       game.poses = target;
       game.root.removeAttribute("data-animating");
@@ -495,6 +509,7 @@ export function animate(frames, target) {
       requestAnimationFrame(tick);
     }
     draw();
+    if (done) nowStill();
   };
   requestAnimationFrame(tick);
 }

@@ -2,7 +2,7 @@
  */
 import * as Depth from "./depth.js";
 import { renderPanel, renderScores, renderTray } from "./controls.js";
-import { keepVillaInView } from "./device.js";
+import { keepVillaInView, narrowScreen } from "./device.js";
 import { el, swatch } from "./dom.js";
 import { animate, draw } from "./drawing.js";
 import { fmt, gettext, ngettext } from "./i18n.js";
@@ -88,7 +88,14 @@ export function initGuide(root) {
   if (done) done.addEventListener("click", () => {
     guide.open = false;
     store("paletti-guide-seen", "yes");
-    game.root.querySelector("#turn-banner").focus({ preventScroll: true });
+    const banner = game.root.querySelector("#turn-banner");
+    banner.focus({ preventScroll: true });
+    // On a phone the closed guide goes below the villa, and the page would stay scrolled
+    // to where it was read: bring whose turn it is and the drawing back in sight.
+    if (narrowScreen()) {
+      const rect = game.canvas.getBoundingClientRect();
+      if (rect.top < 0 || rect.bottom > window.innerHeight) banner.scrollIntoView({ block: "start" });
+    }
   });
 }
 
@@ -169,6 +176,9 @@ export function tellSteps(data, acted) {
   game.story = story;
   game.busy = true;
   root.setAttribute("data-telling", "");
+  // Until the bots' steps have been told, nobody is told "your turn".
+  const firstBot = steps.find((step) => step.by_bot);
+  if (firstBot) bannerForBot(firstBot.seat);
   lines.replaceChildren();
   draw();
   // A page just opened has no scores yet: show them now rather than after the story.
