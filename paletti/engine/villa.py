@@ -343,8 +343,9 @@ def fall(
     return Outcome(frames, run.steps, collapse)
 
 
-# A fall whose top moved less than this (mm) along its plane keeps the way it was started in.
-FALLEN_WAY_MIN = 1.0
+# A fall whose top moved less than this (mm) along its plane, less than the drawings show
+# plainly, keeps the way it was started in (the statics' tipping way).
+FALLEN_WAY_MIN = 10.0
 
 
 def _way_fallen(rules: dict, run, plane: Plane, started: tuple) -> tuple[float, float]:

@@ -10,7 +10,7 @@ import random
 from paletti.engine import apply_action, choose_action, new_match
 
 UNIT = {"left": (-1.0, 0.0), "right": (1.0, 0.0), "front": (0.0, -1.0), "back": (0.0, 1.0)}
-# Easy bots' four-player matches that end in a collapse whose top platform visibly moves;
+# Easy bots' four-player matches that end in a collapse, some with a top that visibly moves;
 # seed 7 was told "right" while its top platform landed 204 mm to the left.
 SEEDS = (1, 7, 9, 10, 13, 14, 16, 17)
 # A move any player sees in the drawings (mm).
@@ -34,11 +34,15 @@ def collapse_and_top_shift(seed: int):
 
 
 def test_the_named_direction_is_where_the_top_platform_went():
-    wrong = []
+    wrong, seen = [], 0
     for seed in SEEDS:
         collapse, shift = collapse_and_top_shift(seed)
-        assert collapse is not None and abs(shift[0]) + abs(shift[1]) > SEEN, (seed, shift)
+        assert collapse is not None, seed
+        if abs(shift[0]) + abs(shift[1]) <= SEEN:
+            continue  # the drawings show no way: the statics' tipping way is kept
+        seen += 1
         ux, uz = UNIT[collapse.direction]
         if shift[0] * ux + shift[1] * uz <= 0:
             wrong.append((seed, collapse.direction, shift))
+    assert seen >= 3
     assert wrong == []
