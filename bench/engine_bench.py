@@ -219,7 +219,7 @@ def main() -> None:
     chance = Chance.draw(random.Random(1))
 
     held = copy.deepcopy(rules)
-    held["columns"][column]["where"] = "hand"
+    held.columns[column].where = "hand"
     ratios = []
     # With the frames the page draws (a player's action), and without (the bots' looks
     # ahead and self-play).

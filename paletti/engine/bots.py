@@ -18,6 +18,7 @@ from .pieces import COLUMNS, PLATFORM_LENGTHS
 from .rules import (
     LAY_GRID,
     IllegalAction,
+    Rules,
     State,
     apply_action,
     lay_possible,
@@ -253,7 +254,7 @@ def _easy(state: State, actions: list[dict], rng: random.Random) -> dict:
     return rng.choice(actions)
 
 
-def columns_colour(rules: dict, column_id: int) -> str:
+def columns_colour(rules: Rules, column_id: int) -> str:
     return rules.columns[column_id].colour
 
 
@@ -521,7 +522,8 @@ class _Careful:
                 action = listed[key]
 
                 def change(rules):
-                    rules.platforms[index].update(x=action["x"], z=action["z"])
+                    platform = rules.platforms[index]
+                    platform.x, platform.z = action["x"], action["z"]
                     rules.laid += 1
 
                 margins[key] = self.margin_after(change)
@@ -588,13 +590,9 @@ class _Careful:
 
         def placed_at(action):
             def change(rules):
-                rules.columns[column_id].update(
-                    where="platform",
-                    level=rules.laid,
-                    on=None,
-                    x=top.x + action["x"],
-                    z=top.z + action["z"],
-                )
+                column = rules.columns[column_id]
+                column.where, column.level, column.on = "platform", rules.laid, None
+                column.x, column.z = top.x + action["x"], top.z + action["z"]
 
             return change
 

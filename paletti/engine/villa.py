@@ -1,10 +1,12 @@
-"""The villa as plain data, and what happens to it: statics at rest, pymunk in motion.
+"""The villa as the rules state records it, and what happens to it: statics at rest,
+pymunk in motion.
 
-The rules state holds every piece's place: a column's foot at a 2-D point (`x`, `z`) on
-what carries it (`level` platforms below it, or `on` another column, on red), a platform's
-centre (`x`, `z`). At rest every column stands upright and every platform lies level, so
-heights follow from the stack (`column_y`, `platform_y`). That is the whole stored truth:
-no solver, no contact history, so a villa reloaded from the store is the villa.
+The rules state (the `Rules` record) holds every piece's place: a column's foot at a 2-D
+point (`x`, `z`) on what carries it (`level` platforms below it, or `on` another column,
+on red), a platform's centre (`x`, `z`). At rest every column stands upright and every
+platform lies level, so heights follow from the stack (`column_y`, `platform_y`). That is
+the whole stored truth: no solver, no contact history, so a villa reloaded from the store
+is the villa.
 
 An action that moves something calls one of `pull`, `place`, `settle_after`: pymunk
 simulates the motion in its plane (motion.py), the new places are read off it, and
@@ -12,8 +14,11 @@ simulates the motion in its plane (motion.py), the new places are read off it, a
 the fall in the plane it tips in, from the part that gave way.
 """
 
+from __future__ import annotations
+
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import pymunk
 
@@ -42,6 +47,10 @@ from .pieces import (
     PLATFORM_MASSES,
     PLATFORM_THICKNESS,
 )
+
+if TYPE_CHECKING:
+    # Types only: the rules import this module.
+    from .rules.state import Column, Platform, Rules
 
 TABLE_TOP = 0.0
 BASE_TOP = TABLE_TOP + BASE_THICKNESS
@@ -74,17 +83,17 @@ def platform_y(index: int) -> float:
     )
 
 
-def _in_play(column: dict) -> bool:
-    return column["where"] in ("base", "platform")
+def _in_play(column: Column) -> bool:
+    return column.where in ("base", "platform")
 
 
-def column_bottom(rules: dict, column: dict) -> float:
+def column_bottom(rules: Rules, column: Column) -> float:
     """Height of a standing column's foot: its platform's top, or the top of the column
     it is set on."""
-    if column.get("on") is not None:
-        below = rules["columns"][column["on"]]
+    if column.on is not None:
+        below = rules.columns[column.on]
         return column_bottom(rules, below) + COLUMN_HEIGHT
-    return BASE_TOP + column["level"] * STOREY
+    return BASE_TOP + column.level * STOREY
 
 
 def radius(column_id: int) -> float:
@@ -95,70 +104,70 @@ def q(value: float, scale: float) -> float:
     return round(value * scale) / scale
 
 
-def sync_rest(rules: dict) -> None:
+def sync_rest(rules: Rules) -> None:
     """Derive every piece's drawn poses from its place: "pose" (front view: x, y, angle)
     and "side" (side view: z, y, angle), and the depth row the page shows ("lane")."""
-    for column in rules["columns"]:
+    for column in rules.columns:
         if not _in_play(column):
-            column["pose"] = column["side"] = None
+            column.pose = column.side = None
             continue
         y = column_bottom(rules, column) + COLUMN_HEIGHT / 2
-        column["pose"] = [column["x"], y, 0.0]
-        column["side"] = [column["z"], y, 0.0]
-        column["lane"] = lane_of(rules, column)
-    for platform in rules["platforms"]:
-        if platform.get("x") is None:
-            platform["pose"] = platform["side"] = None
+        column.pose = [column.x, y, 0.0]
+        column.side = [column.z, y, 0.0]
+        column.lane = lane_of(rules, column)
+    for platform in rules.platforms:
+        if platform.x is None:
+            platform.pose = platform.side = None
             continue
-        y = platform_y(platform["index"])
-        platform["pose"] = [platform["x"], y, 0.0]
-        platform["side"] = [platform["z"], y, 0.0]
+        y = platform_y(platform.index)
+        platform.pose = [platform.x, y, 0.0]
+        platform.side = [platform.z, y, 0.0]
 
 
-def lane_of(rules: dict, column: dict) -> int:
+def lane_of(rules: Rules, column: Column) -> int:
     """The nearest of the page's three depth rows (front, middle, back) to a column."""
-    level = column["level"]
+    level = column.level
     centre = 0.0
     if level > 0:
-        centre = rules["platforms"][level - 1].get("z") or 0.0
-    offset = column["z"] - centre
+        centre = rules.platforms[level - 1].z or 0.0
+    offset = column.z - centre
     return 0 if offset < -15.0 else (2 if offset > 15.0 else 1)
 
 
-def pieces_of(rules: dict, without: set[int] = frozenset()):
+def pieces_of(rules: Rules, without: set[int] = frozenset()):
     """The villa as statics sees it: (columns, platforms) in play."""
     columns = [
         statics.Column(
-            c["id"],
-            c["x"],
-            c["z"],
-            radius(c["id"]),
-            COLUMNS[c["id"]].mass,
-            c["level"],
-            c.get("on"),
+            c.id,
+            c.x,
+            c.z,
+            radius(c.id),
+            COLUMNS[c.id].mass,
+            c.level,
+            c.on,
         )
-        for c in rules["columns"]
-        if _in_play(c) and c["id"] not in without
+        for c in rules.columns
+        if _in_play(c) and c.id not in without
     ]
     platforms = [
         statics.Platform(
-            p["index"],
-            p["x"],
-            p["z"],
-            PLATFORM_LENGTHS[p["index"]] / 2,
-            PLATFORM_MASSES[p["index"]],
+            p.index,
+            p.x,
+            p.z,
+            PLATFORM_LENGTHS[p.index] / 2,
+            PLATFORM_MASSES[p.index],
         )
-        for p in rules["platforms"]
-        if p.get("x") is not None
+        for p in rules.platforms
+        if p.x is not None
     ]
     return columns, platforms
 
 
-def analyse(rules: dict, without: set[int] = frozenset()) -> statics.Stability:
+def analyse(rules: Rules, without: set[int] = frozenset()) -> statics.Stability:
     return statics.analyse(*pieces_of(rules, without))
 
 
-def column_load(rules: dict, column_id: int) -> float:
+def column_load(rules: Rules, column_id: int) -> float:
     """The weight (g) pressing on a column's top, in 3-D."""
     return analyse(rules).loads.get(column_id, 0.0)
 
@@ -235,14 +244,14 @@ def _frames_from(run, plane: Plane, members: dict, rules_pieces: dict, t0: float
     return frames
 
 
-def _rest_places(rules: dict) -> dict:
+def _rest_places(rules: Rules) -> dict:
     places = {}
-    for c in rules["columns"]:
-        if _in_play(c) or c["where"] == "hand":
-            places[column_key(c["id"])] = (c.get("x", 0.0), c.get("z", 0.0))
-    for p in rules["platforms"]:
-        if p.get("x") is not None:
-            places[platform_key(p["index"])] = (p["x"], p["z"])
+    for c in rules.columns:
+        if _in_play(c) or c.where == "hand":
+            places[column_key(c.id)] = (c.x, c.z)
+    for p in rules.platforms:
+        if p.x is not None:
+            places[platform_key(p.index)] = (p.x, p.z)
     return places
 
 
@@ -256,7 +265,7 @@ def _square_extent(plane: Plane, x: float, z: float, half: float) -> tuple[float
 
 
 def fall(
-    rules: dict,
+    rules: Rules,
     *,
     record: bool,
     t0: float = 0.0,
@@ -285,29 +294,27 @@ def fall(
         failing = weakest
     base_from, base_to = _square_extent(plane, 0.0, 0.0, HALF_BASE)
     scene = Scene(base_from, base_to, BASE_TOP)
-    in_play = [c for c in rules["columns"] if _in_play(c)]
+    in_play = [c for c in rules.columns if _in_play(c)]
     failing_keys = set()
     if failing is not None:
         failing_keys = _assembly_keys(rules, failing.piece)
-    for platform in rules["platforms"]:
-        if platform.get("x") is None:
+    for platform in rules.platforms:
+        if platform.x is None:
             continue
-        key = platform_key(platform["index"])
-        lo, hi = _square_extent(
-            plane, platform["x"], platform["z"], PLATFORM_LENGTHS[platform["index"]] / 2
-        )
+        key = platform_key(platform.index)
+        lo, hi = _square_extent(plane, platform.x, platform.z, PLATFORM_LENGTHS[platform.index] / 2)
         piece = Piece(
             key,
             (lo + hi) / 2,
-            platform_y(platform["index"]),
+            platform_y(platform.index),
             (hi - lo) / 2,
             PLATFORM_THICKNESS / 2,
-            PLATFORM_MASSES[platform["index"]],
+            PLATFORM_MASSES[platform.index],
         )
         _start_moving(piece, key, velocities, failing_keys)
         scene.add(piece)
     for column in in_play:
-        key = column_key(column["id"])
+        key = column_key(column.id)
         piece = _column_piece(rules, plane, column, stack_depth=_stack_depth(rules, column))
         _start_moving(piece, key, velocities, failing_keys)
         scene.add(piece)
@@ -316,21 +323,21 @@ def fall(
     frames = _frames_from(run, plane, {}, places, t0) if record else []
     # Where everything ended: written back, with the tilt each body came to rest with.
     for column in in_play:
-        key = column_key(column["id"])
+        key = column_key(column.id)
         s, y, angle = run.tracks[key].end
-        x, z = plane.to_world(run.tracks[key].start[0], s, column["x"], column["z"])
-        column["x"], column["z"] = x, z
-        column["pose"] = [x, y, angle * plane.dx]
-        column["side"] = [z, y, angle * plane.dz]
-    for platform in rules["platforms"]:
-        if platform.get("x") is None:
+        x, z = plane.to_world(run.tracks[key].start[0], s, column.x, column.z)
+        column.x, column.z = x, z
+        column.pose = [x, y, angle * plane.dx]
+        column.side = [z, y, angle * plane.dz]
+    for platform in rules.platforms:
+        if platform.x is None:
             continue
-        key = platform_key(platform["index"])
+        key = platform_key(platform.index)
         s, y, angle = run.tracks[key].end
-        x, z = plane.to_world(run.tracks[key].start[0], s, platform["x"], platform["z"])
-        platform["x"], platform["z"] = x, z
-        platform["pose"] = [x, y, angle * plane.dx]
-        platform["side"] = [z, y, angle * plane.dz]
+        x, z = plane.to_world(run.tracks[key].start[0], s, platform.x, platform.z)
+        platform.x, platform.z = x, z
+        platform.pose = [x, y, angle * plane.dx]
+        platform.side = [z, y, angle * plane.dz]
     piece = failing.piece if failing is not None else kick.get("piece")
     direction = (plane.dx, plane.dz) if kick is None else kick["direction"]
     collapse = {
@@ -342,16 +349,16 @@ def fall(
     return Outcome(frames, run.steps, collapse)
 
 
-def _column_piece(rules: dict, plane: Plane, column: dict, **extra) -> Piece:
+def _column_piece(rules: Rules, plane: Plane, column: Column, **extra) -> Piece:
     """A column standing where the rules put it, as the plane sees it: a box as wide as
     its foot, centred at its height in the villa."""
     return Piece(
-        column_key(column["id"]),
-        plane.along(column["x"], column["z"]),
+        column_key(column.id),
+        plane.along(column.x, column.z),
         column_bottom(rules, column) + COLUMN_HEIGHT / 2,
-        radius(column["id"]),
+        radius(column.id),
         COLUMN_HEIGHT / 2,
-        COLUMNS[column["id"]].mass,
+        COLUMNS[column.id].mass,
         column=True,
         **extra,
     )
@@ -367,43 +374,39 @@ def _start_moving(piece: Piece, key: str, velocities: dict, failing: set) -> Non
         piece.angular_velocity = -FALL_NUDGE
 
 
-def _assembly_keys(rules: dict, piece: str) -> set[str]:
+def _assembly_keys(rules: Rules, piece: str) -> set[str]:
     """The bodies that gave way together: a platform and all above it, or a column with
     every column set on it."""
     if piece.startswith("p"):
         index = int(piece[1:])
         keys = {
-            platform_key(p["index"])
-            for p in rules["platforms"]
-            if p.get("x") is not None and p["index"] >= index
+            platform_key(p.index) for p in rules.platforms if p.x is not None and p.index >= index
         }
-        keys |= {
-            column_key(c["id"]) for c in rules["columns"] if _in_play(c) and c["level"] > index
-        }
+        keys |= {column_key(c.id) for c in rules.columns if _in_play(c) and c.level > index}
         return keys
     keys = {piece}
     changed = True
     while changed:
         changed = False
-        for c in rules["columns"]:
-            if _in_play(c) and c.get("on") is not None and column_key(c["on"]) in keys:
-                key = column_key(c["id"])
+        for c in rules.columns:
+            if _in_play(c) and c.on is not None and column_key(c.on) in keys:
+                key = column_key(c.id)
                 if key not in keys:
                     keys.add(key)
                     changed = True
     return keys
 
 
-def _stack_depth(rules: dict, column: dict) -> int:
+def _stack_depth(rules: Rules, column: Column) -> int:
     depth = 0
-    while column.get("on") is not None:
+    while column.on is not None:
         depth += 1
-        column = rules["columns"][column["on"]]
+        column = rules.columns[column.on]
     return depth
 
 
 def settle_after(
-    rules: dict, *, record: bool, t0: float = 0.0, rocked: dict | None = None
+    rules: Rules, *, record: bool, t0: float = 0.0, rocked: dict | None = None
 ) -> Outcome:
     """After a change or a motion: the statics decide, and a villa that no longer stands
     falls. `rocked` ({piece: [(dx, dz)]}): how far a load's centre swung past where it came
@@ -434,38 +437,38 @@ EXIT_DIRECTIONS = 32
 EYE_CLEARANCE = 1.0
 
 
-def _reach(column: dict, above: dict, direction: tuple[float, float]) -> float:
+def _reach(column: Column, above: Platform, direction: tuple[float, float]) -> float:
     """How far the column's centre must go along `direction` until its trailing edge is
     clear of the platform above (plus PULL_CLEARANCE)."""
-    half = PLATFORM_LENGTHS[above["index"]] / 2 + radius(column["id"])
+    half = PLATFORM_LENGTHS[above.index] / 2 + radius(column.id)
     reach = math.inf
-    offsets = (column["x"] - above["x"], column["z"] - above["z"])
+    offsets = (column.x - above.x, column.z - above.z)
     for offset, d in zip(offsets, direction, strict=True):
         if abs(d) > 1e-9:
             reach = min(reach, (half - offset * math.copysign(1.0, d)) / abs(d))
     return max(0.0, reach) + PULL_CLEARANCE
 
 
-def _met(rules: dict, column: dict, direction, distance: float, room: float) -> list:
+def _met(rules: Rules, column: Column, direction, distance: float, room: float) -> list:
     """The columns standing beside `column` (on what it stands on) that it, or the hand
     drawing it, meets on its way `distance` mm along `direction`, the hand straying up to
     `room` mm to either side: [(column, contact)], where `contact` is ("graze", (dx, dz)):
     it is brushed aside by that much as the column slides past (its centre lies off the
     path by more than half the two radii), or ("ahead", mm): it is in the way and would be
     pushed along that far."""
-    return _contacts(_beside(rules, column), radius(column["id"]), direction, distance, room)
+    return _contacts(_beside(rules, column), radius(column.id), direction, distance, room)
 
 
-def _beside(rules: dict, column: dict) -> list[tuple[dict, float, float, float]]:
+def _beside(rules: Rules, column: Column) -> list[tuple[Column, float, float, float]]:
     """The columns standing beside `column`, on what it stands on: (column, its offset
     across, its offset in depth, its radius)."""
     return [
-        (other, other["x"] - column["x"], other["z"] - column["z"], radius(other["id"]))
-        for other in rules["columns"]
-        if other["id"] != column["id"]
+        (other, other.x - column.x, other.z - column.z, radius(other.id))
+        for other in rules.columns
+        if other.id != column.id
         and _in_play(other)
-        and other.get("on") is None
-        and other["level"] == column["level"]
+        and other.on is None
+        and other.level == column.level
     ]
 
 
@@ -496,13 +499,13 @@ def _displacement(contact) -> float:
     return math.hypot(*amount) if kind == "graze" else amount
 
 
-def _exit(rules: dict, column: dict, above: dict) -> tuple[tuple[float, float], float]:
+def _exit(rules: Rules, column: Column, above: Platform) -> tuple[tuple[float, float], float]:
     """The way a builder draws the column out from under the platform above: of
     EXIT_DIRECTIONS directions, the one along which it would push its neighbours least
     (judged by eye, with EYE_CLEARANCE of room), then the shortest; and how far the
     column's centre must go until its trailing edge is clear of the platform."""
     best = None
-    beside, r = _beside(rules, column), radius(column["id"])
+    beside, r = _beside(rules, column), radius(column.id)
     for k in range(EXIT_DIRECTIONS):
         angle = math.tau * k / EXIT_DIRECTIONS
         direction = (round(math.cos(angle), 12), round(math.sin(angle), 12))
@@ -518,52 +521,52 @@ def _exit(rules: dict, column: dict, above: dict) -> tuple[tuple[float, float], 
     return best[1], best[2]
 
 
-def pushed_on_the_way_out(rules: dict, column_id: int, room: float) -> float:
+def pushed_on_the_way_out(rules: Rules, column_id: int, room: float) -> float:
     """How far (mm) drawing the column out by its best way would push its neighbours, with
     `room` mm of a hand's spread to each side (0: a free way out, or nothing above it)."""
-    column = rules["columns"][column_id]
-    level = column["level"]
-    if level >= rules["laid"]:
+    column = rules.columns[column_id]
+    level = column.level
+    if level >= rules.laid:
         return 0.0
-    above = rules["platforms"][level]
-    if above.get("x") is None or not _under(above, column):
+    above = rules.platforms[level]
+    if above.x is None or not _under(above, column):
         return 0.0
     direction, distance = _exit(rules, column, above)
     met = _met(rules, column, direction, distance, room)
     return sum(_displacement(contact) for _, contact in met)
 
 
-def _off_its_board(rules: dict, column: dict, direction, push: float) -> bool:
+def _off_its_board(rules: Rules, column: Column, direction, push: float) -> bool:
     """Whether pushing `column` `push` mm along `direction` would take its centre to
     within its radius of the edge of what it stands on (the base, or its platform)."""
-    if column["level"] == 0:
+    if column.level == 0:
         cx, cz, half = 0.0, 0.0, HALF_BASE
     else:
-        board = rules["platforms"][column["level"] - 1]
-        cx, cz, half = board["x"], board["z"], PLATFORM_LENGTHS[board["index"]] / 2
-    x, z = column["x"] + push * direction[0], column["z"] + push * direction[1]
-    limit = half - radius(column["id"])
+        board = rules.platforms[column.level - 1]
+        cx, cz, half = board.x, board.z, PLATFORM_LENGTHS[board.index] / 2
+    x, z = column.x + push * direction[0], column.z + push * direction[1]
+    limit = half - radius(column.id)
     return abs(x - cx) > limit or abs(z - cz) > limit
 
 
-def _under(platform: dict, column: dict) -> bool:
-    half = PLATFORM_LENGTHS[platform["index"]] / 2
-    r = radius(column["id"])
-    return (
-        abs(column["x"] - platform["x"]) < half + r and abs(column["z"] - platform["z"]) < half + r
-    )
+def _under(platform: Platform, column: Column) -> bool:
+    half = PLATFORM_LENGTHS[platform.index] / 2
+    r = radius(column.id)
+    return abs(column.x - platform.x) < half + r and abs(column.z - platform.z) < half + r
 
 
-def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, record: bool) -> Outcome:
+def pull(
+    rules: Rules, column_id: int, gesture: Gesture, chance: Chance, *, record: bool
+) -> Outcome:
     """A hand draws a column out of the villa (see hands.py). The column leaves the rules'
     villa ("where" is set by the caller); supports and platforms take their new places;
     a collapse is simulated to its end."""
-    column = rules["columns"][column_id]
-    level = column["level"]
+    column = rules.columns[column_id]
+    level = column.level
     above = None
-    if level < rules["laid"]:
-        candidate = rules["platforms"][level]
-        if candidate.get("x") is not None and _under(candidate, column):
+    if level < rules.laid:
+        candidate = rules.platforms[level]
+        if candidate.x is not None and _under(candidate, column):
             above = candidate
     key = column_key(column_id)
     places = _rest_places(rules)
@@ -572,40 +575,40 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
         # Nothing rests on it: it is simply lifted away.
         frames = []
         if record:
-            frames = _lift_frames(key, column["x"], column["z"], start_y)
-        column["where"] = "hand"
+            frames = _lift_frames(key, column.x, column.z, start_y)
+        column.where = "hand"
         out = settle_after(rules, record=record, t0=frames[-1]["t"] if frames else 0.0)
         out.frames = frames + out.frames
         return out
 
     (dx, dz), distance = _exit(rules, column, above)
-    plane = Plane(column["x"], column["z"], dx, dz)
-    index = above["index"]
+    plane = Plane(column.x, column.z, dx, dz)
+    index = above.index
     below_top = BASE_TOP + level * STOREY
     base_from, base_to = _square_extent(plane, 0.0, 0.0, HALF_BASE)
     scene = Scene(base_from, base_to, BASE_TOP)
     if level > 0:
-        under = rules["platforms"][level - 1]
-        lo, hi = _square_extent(plane, under["x"], under["z"], PLATFORM_LENGTHS[level - 1] / 2)
+        under = rules.platforms[level - 1]
+        lo, hi = _square_extent(plane, under.x, under.z, PLATFORM_LENGTHS[level - 1] / 2)
         scene.add_static_board(lo, hi, below_top, PLATFORM_THICKNESS)
     # The platform above with everything it carries, as one rigid body.
-    carried = [c for c in rules["columns"] if _in_play(c) and c["level"] > level]
+    carried = [c for c in rules.columns if _in_play(c) and c.level > level]
     lumps, members = [], [(platform_key(index), None, None)]
     total = PLATFORM_MASSES[index]
     above_y = platform_y(index)
     for c in carried:
-        s = plane.along(c["x"], c["z"])
+        s = plane.along(c.x, c.z)
         y = column_bottom(rules, c) + COLUMN_HEIGHT / 2
-        lumps.append((s, y, COLUMNS[c["id"]].mass))
-        members.append((column_key(c["id"]), s, y))
-        total += COLUMNS[c["id"]].mass
-    for p in rules["platforms"]:
-        if p.get("x") is not None and p["index"] > index:
-            s = plane.along(p["x"], p["z"])
-            lumps.append((s, platform_y(p["index"]), PLATFORM_MASSES[p["index"]]))
-            members.append((platform_key(p["index"]), s, platform_y(p["index"])))
-            total += PLATFORM_MASSES[p["index"]]
-    lo, hi = _square_extent(plane, above["x"], above["z"], PLATFORM_LENGTHS[index] / 2)
+        lumps.append((s, y, COLUMNS[c.id].mass))
+        members.append((column_key(c.id), s, y))
+        total += COLUMNS[c.id].mass
+    for p in rules.platforms:
+        if p.x is not None and p.index > index:
+            s = plane.along(p.x, p.z)
+            lumps.append((s, platform_y(p.index), PLATFORM_MASSES[p.index]))
+            members.append((platform_key(p.index), s, platform_y(p.index)))
+            total += PLATFORM_MASSES[p.index]
+    lo, hi = _square_extent(plane, above.x, above.z, PLATFORM_LENGTHS[index] / 2)
     platform_piece = Piece(
         platform_key(index),
         (lo + hi) / 2,
@@ -619,11 +622,11 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
     platform_body = scene.add(platform_piece)
     supports = [
         c
-        for c in rules["columns"]
+        for c in rules.columns
         if _in_play(c)
-        and c["level"] == level
-        and c["id"] != column_id
-        and c.get("on") is None
+        and c.level == level
+        and c.id != column_id
+        and c.on is None
         and _under(above, c)
     ]
     # The neighbours the column or the hand meets on the way out: the hand's spread to the
@@ -631,10 +634,10 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
     met = _met(rules, column, (dx, dz), distance, spread(gesture))
     in_the_way = [c for c, contact in met if contact[0] == "ahead"]
     grazed = [(c, contact[1]) for c, contact in met if contact[0] == "graze"]
-    met_ids = {c["id"] for c in in_the_way}
+    met_ids = {c.id for c in in_the_way}
     beside = supports + [c for c in in_the_way if c not in supports]
     for c in beside:
-        scene.add(_column_piece(rules, plane, c, role="in_the_way" if c["id"] in met_ids else ""))
+        scene.add(_column_piece(rules, plane, c, role="in_the_way" if c.id in met_ids else ""))
     body = scene.add(
         Piece(
             key,
@@ -675,7 +678,7 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
         drop = rest_y - platform_body.position.y
         return drop + abs(platform_body.angle - rest_angle) * half_board > FELT_MOVE
 
-    way = {column_key(c["id"]): (plane.along(c["x"], c["z"]), start_y) for c in in_the_way}
+    way = {column_key(c.id): (plane.along(c.x, c.z), start_y) for c in in_the_way}
 
     def drive(t: float, dt: float) -> bool:
         if state["out"] or state["stopped"] or state["caught"]:
@@ -717,7 +720,7 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
 
     # A collapse is the platform or a support giving way; a neighbour knocked off its
     # board while the villa stands is not (see `knocked` below).
-    watch = {platform_key(index)} | {column_key(c["id"]) for c in supports}
+    watch = {platform_key(index)} | {column_key(c.id) for c in supports}
     # The load's centre is followed once the column no longer holds it up.
     scene.tracked = {platform_key(index)}
     scene.tracking = False
@@ -732,7 +735,7 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
         t_out = round(state["t_out"] + FRAME_STEPS * STEP, 3)
         frames.append({"t": t_out, "poses": {key: None}, "side": {key: None}})
         frames.sort(key=lambda f: f["t"])
-    column["where"] = "hand"
+    column.where = "hand"
     if run.collapsed:
         _apply_planar(rules, run, plane, platform_key(index), members, beside)
         kick = _kick(run, plane, platform_key(index), members)
@@ -743,7 +746,7 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
     _apply_planar(rules, run, plane, platform_key(index), members, beside)
     # The neighbours it brushed past are pushed aside (in 3-D, across the plane).
     for c, (gx, gz) in grazed:
-        c["x"], c["z"] = c["x"] + gx, c["z"] + gz
+        c.x, c.z = c.x + gx, c.z + gz
     out = settle_after(
         rules,
         record=record,
@@ -753,10 +756,10 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
     )
     out.frames = frames + out.frames
     out.steps += run.steps
-    knocked = [c["id"] for c in in_the_way if _was_moved(run.tracks.get(column_key(c["id"])))]
-    knocked += [c["id"] for c, shift in grazed if math.hypot(*shift) > KNOCK_TOLERANCE]
+    knocked = [c.id for c in in_the_way if _was_moved(run.tracks.get(column_key(c.id)))]
+    knocked += [c.id for c, shift in grazed if math.hypot(*shift) > KNOCK_TOLERANCE]
     if state["stopped"] and not knocked:
-        knocked = [c["id"] for c in in_the_way]
+        knocked = [c.id for c in in_the_way]
     if out.collapse is None and knocked:
         # The villa stands, but the column or the hand moved another column. Rule 6 of the
         # French record forbids touching another ("ni déplacer les autres colonnes"), so
@@ -770,7 +773,7 @@ def pull(rules: dict, column_id: int, gesture: Gesture, chance: Chance, *, recor
 
 
 def _steadying_hand_holds(
-    rules: dict, column_id: int, index: int, held_force: float, reaction: float
+    rules: Rules, column_id: int, index: int, held_force: float, reaction: float
 ) -> bool:
     """Whether the builder's second hand, steadying platform `index` above the column (rule 1
     of the French record) with at most `held_force`, sets it right though the villa cannot
@@ -785,30 +788,30 @@ def _steadying_hand_holds(
     failing = [i for i in analyse(rules, without={column_id}).interfaces if i.margin < 0.0]
     if not failing or any(i.piece != platform_key(index) for i in failing):
         return False
-    platform = rules["platforms"][index]
-    hand = (platform["x"], platform["z"], platform_y(index))
+    platform = rules.platforms[index]
+    hand = (platform.x, platform.z, platform_y(index))
     edge_y = platform_y(index) - PLATFORM_THICKNESS / 2
     parts = _assembly_parts(rules, index)
     turned = catch.turned_by(parts, failing[0], edge_y, hand, held_force, reaction)
     return turned < MAX_PLATFORM_TILT
 
 
-def _assembly_parts(rules: dict, index: int) -> list[catch.Part]:
+def _assembly_parts(rules: Rules, index: int) -> list[catch.Part]:
     """Platform `index` and all above it as rigid parts (catch.Part)."""
     parts = []
-    for platform in rules["platforms"]:
-        if platform.get("x") is None or platform["index"] < index:
+    for platform in rules.platforms:
+        if platform.x is None or platform.index < index:
             continue
-        side = PLATFORM_LENGTHS[platform["index"]]
+        side = PLATFORM_LENGTHS[platform.index]
         own = (side**2 + PLATFORM_THICKNESS**2) / 12.0
-        y = platform_y(platform["index"])
-        parts.append((PLATFORM_MASSES[platform["index"]], platform["x"], platform["z"], y, own))
-    for column in rules["columns"]:
-        if not _in_play(column) or column["level"] <= index:
+        y = platform_y(platform.index)
+        parts.append((PLATFORM_MASSES[platform.index], platform.x, platform.z, y, own))
+    for column in rules.columns:
+        if not _in_play(column) or column.level <= index:
             continue
-        own = (COLUMNS[column["id"]].width ** 2 + COLUMN_HEIGHT**2) / 12.0
+        own = (COLUMNS[column.id].width ** 2 + COLUMN_HEIGHT**2) / 12.0
         y = column_bottom(rules, column) + COLUMN_HEIGHT / 2
-        parts.append((COLUMNS[column["id"]].mass, column["x"], column["z"], y, own))
+        parts.append((COLUMNS[column.id].mass, column.x, column.z, y, own))
     return parts
 
 
@@ -844,7 +847,7 @@ def _rocking(run, plane: Plane, key: str) -> dict:
     return {key: swings}
 
 
-def load_height(rules: dict, piece: str) -> float:
+def load_height(rules: Rules, piece: str) -> float:
     """How high (mm) the centre of mass of what rests at interface `piece` (a platform's
     assembly, or a column with what is set on it) lies above the surface it rests on."""
     keys = _assembly_keys(rules, piece)
@@ -853,18 +856,18 @@ def load_height(rules: dict, piece: str) -> float:
         if key[0] == "p":
             m, y = PLATFORM_MASSES[int(key[1:])], platform_y(int(key[1:]))
         else:
-            column = rules["columns"][int(key[1:])]
-            m, y = COLUMNS[column["id"]].mass, column_bottom(rules, column) + COLUMN_HEIGHT / 2
+            column = rules.columns[int(key[1:])]
+            m, y = COLUMNS[column.id].mass, column_bottom(rules, column) + COLUMN_HEIGHT / 2
         mass += m
         moment += m * y
     if piece[0] == "p":
         contact = platform_y(int(piece[1:])) - PLATFORM_THICKNESS / 2
     else:
-        contact = column_bottom(rules, rules["columns"][int(piece[1:])])
+        contact = column_bottom(rules, rules.columns[int(piece[1:])])
     return moment / mass - contact if mass else 0.0
 
 
-def tilting(rules: dict, index: int, tilt: tuple | None, plane: Plane) -> dict:
+def tilting(rules: Rules, index: int, tilt: tuple | None, plane: Plane) -> dict:
     """What a tilt of platform `index` during a motion did to everything resting on it:
     {piece: [(dx, dz), ...]}, for every interface above it, how far its load's centre
     moved, relative to what it rests on, at the most the platform turned either way.
@@ -876,9 +879,9 @@ def tilting(rules: dict, index: int, tilt: tuple | None, plane: Plane) -> dict:
         return {}
     shifts: dict = {}
     # Every piece above that may rest at an interface (`settle_after` checks those that do).
-    keys = [platform_key(p["index"]) for p in rules["platforms"] if p.get("x") is not None]
+    keys = [platform_key(p.index) for p in rules.platforms if p.x is not None]
     keys = [k for k in keys if int(k[1:]) > index]
-    keys += [column_key(c["id"]) for c in rules["columns"] if _in_play(c) and c["level"] > index]
+    keys += [column_key(c.id) for c in rules.columns if _in_play(c) and c.level > index]
     for key in keys:
         height = load_height(rules, key)
         for angle in tilt:
@@ -898,13 +901,13 @@ def _apply_planar(rules, run, plane: Plane, platform: str, members, supports) ->
         shift = track.end[0] - track.start[0]
         for key, _, _ in members:
             piece = _piece(rules, key)
-            piece["x"], piece["z"] = plane.to_world(0.0, shift, piece["x"], piece["z"])
+            piece.x, piece.z = plane.to_world(0.0, shift, piece.x, piece.z)
     for c in supports:
-        track = run.tracks.get(column_key(c["id"]))
+        track = run.tracks.get(column_key(c.id))
         if track is None:
             continue
         shift = track.end[0] - track.start[0]
-        c["x"], c["z"] = plane.to_world(0.0, shift, c["x"], c["z"])
+        c.x, c.z = plane.to_world(0.0, shift, c.x, c.z)
 
 
 def _kick(run, plane: Plane, platform: str, members) -> dict:
@@ -925,10 +928,10 @@ def _kick(run, plane: Plane, platform: str, members) -> dict:
     }
 
 
-def _piece(rules: dict, key: str) -> dict:
+def _piece(rules: Rules, key: str) -> Column | Platform:
     if key[0] == "c":
-        return rules["columns"][int(key[1:])]
-    return rules["platforms"][int(key[1:])]
+        return rules.columns[int(key[1:])]
+    return rules.platforms[int(key[1:])]
 
 
 def _lift_frames(key: str, x: float, z: float, y: float) -> list:
@@ -987,7 +990,7 @@ def _setting_hand(scene: Scene, column: pymunk.Body, speed: float):
     return drive
 
 
-def _tipping_way(rules: dict, top: int, ox: float, oz: float) -> tuple[float, float]:
+def _tipping_way(rules: Rules, top: int, ox: float, oz: float) -> tuple[float, float]:
     """The unit way (dx, dz) platform `top` would tip, with everything on it: from its
     loaded centre to the nearest edge of the hull of its supports (the way its margin is
     measured), or, if it has none, from its centre through the spot (ox, oz) a column is
@@ -1019,7 +1022,7 @@ def _tipping_way(rules: dict, top: int, ox: float, oz: float) -> tuple[float, fl
 
 
 def place(
-    rules: dict,
+    rules: Rules,
     column_id: int,
     x_local: float,
     z_local: float,
@@ -1033,47 +1036,44 @@ def place(
     """A hand sets a column down on the top platform at (x_local, z_local) from its centre
     (or on column `on`, on red). The column's place in the rules is where it comes to rest;
     the platform it lands on and that platform's columns take theirs."""
-    top = rules["laid"] - 1
-    platform = rules["platforms"][top]
+    top = rules.laid - 1
+    platform = rules.platforms[top]
     err_x, err_z, tilt = placement_error(gesture, chance) if chance is not None else (0, 0, 0)
-    column = rules["columns"][column_id]
-    x = platform["x"] + x_local + err_x
-    z = platform["z"] + z_local + err_z
-    column.update(where="platform", level=rules["laid"], x=x, z=z, on=on)
+    column = rules.columns[column_id]
+    x = platform.x + x_local + err_x
+    z = platform.z + z_local + err_z
+    column.where, column.level, column.x, column.z, column.on = "platform", rules.laid, x, z, on
     places = _rest_places(rules)
     # The plane: the way the top platform would tip with the column on it, across the edge
     # of its supports' hull nearest its loaded centre. There the plane's supports end where
     # the 3-D hull does, so a jolt can tip the platform as it would tip the wooden one.
-    dx, dz = _tipping_way(rules, top, x - platform["x"], z - platform["z"])
-    plane = Plane(platform["x"], platform["z"], dx, dz)
+    dx, dz = _tipping_way(rules, top, x - platform.x, z - platform.z)
+    plane = Plane(platform.x, platform.z, dx, dz)
     base_from, base_to = _square_extent(plane, 0.0, 0.0, HALF_BASE)
     scene = Scene(base_from, base_to, BASE_TOP)
     level = top  # the top platform's supports stand at this level
     if level > 0:
-        under = rules["platforms"][level - 1]
-        lo, hi = _square_extent(plane, under["x"], under["z"], PLATFORM_LENGTHS[level - 1] / 2)
+        under = rules.platforms[level - 1]
+        lo, hi = _square_extent(plane, under.x, under.z, PLATFORM_LENGTHS[level - 1] / 2)
         scene.add_static_board(lo, hi, BASE_TOP + level * STOREY, PLATFORM_THICKNESS)
     stack = []
     below = on
     while below is not None:
-        stack.append(rules["columns"][below])
-        below = rules["columns"][below].get("on")
-    stack_ids = {c["id"] for c in stack}
+        stack.append(rules.columns[below])
+        below = rules.columns[below].on
+    stack_ids = {c.id for c in stack}
     riders = [
         c
-        for c in rules["columns"]
-        if _in_play(c)
-        and c["level"] == rules["laid"]
-        and c["id"] != column_id
-        and c["id"] not in stack_ids
+        for c in rules.columns
+        if _in_play(c) and c.level == rules.laid and c.id != column_id and c.id not in stack_ids
     ]
     lumps, members = [], [(platform_key(top), None, None)]
     for c in riders:
-        s = plane.along(c["x"], c["z"])
+        s = plane.along(c.x, c.z)
         y = column_bottom(rules, c) + COLUMN_HEIGHT / 2
-        lumps.append((s, y, COLUMNS[c["id"]].mass))
-        members.append((column_key(c["id"]), s, y))
-    lo, hi = _square_extent(plane, platform["x"], platform["z"], PLATFORM_LENGTHS[top] / 2)
+        lumps.append((s, y, COLUMNS[c.id].mass))
+        members.append((column_key(c.id), s, y))
+    lo, hi = _square_extent(plane, platform.x, platform.z, PLATFORM_LENGTHS[top] / 2)
     scene.add(
         Piece(
             platform_key(top),
@@ -1087,8 +1087,8 @@ def place(
     )
     supports = [
         c
-        for c in rules["columns"]
-        if _in_play(c) and c["level"] == top and c.get("on") is None and _under(platform, c)
+        for c in rules.columns
+        if _in_play(c) and c.level == top and c.on is None and _under(platform, c)
     ]
     for c in supports:
         scene.add(_column_piece(rules, plane, c))
@@ -1119,7 +1119,7 @@ def place(
     moved = supports + stack + [column]
     # What holds the villa up: the top platform and the columns under it. Columns on the
     # top platform (the one set down, those beside it, a stack on red) hold up nothing.
-    structure = [platform_key(top)] + [column_key(c["id"]) for c in supports]
+    structure = [platform_key(top)] + [column_key(c.id) for c in supports]
     failed = None
     if run.collapsed:
         final = {k: t.end for k, t in run.tracks.items()}
@@ -1129,11 +1129,11 @@ def place(
             # knocked over): the villa stands, on every level alike, unless the fall swung
             # the platform past its balance. The caller treats it as a failed build; what
             # it knocked over is stood back where it stood (its place is not written).
-            column["where"] = "hand"
+            column.where = "hand"
             out = _jolted(rules, run, plane, top, frames, record=record, t0=t0)
             if out is not None:
                 return out
-            column["where"] = "platform"
+            column.where = "platform"
             return Outcome(frames, run.steps, fell_alone=True)
     if run.collapsed:
         _apply_planar(rules, run, plane, platform_key(top), members, moved)
@@ -1152,7 +1152,7 @@ def place(
 
 
 def _jolted(
-    rules: dict, run, plane: Plane, top: int, frames: list, *, record: bool, t0: float
+    rules: Rules, run, plane: Plane, top: int, frames: list, *, record: bool, t0: float
 ) -> Outcome | None:
     """The collapse, if the set-down swung the top platform's loaded centre past the edge
     of its supports' hull in 3-D (see `settle_after`, "rocked"), though the villa stands

@@ -48,10 +48,10 @@ def test_a_protest_fails_when_the_load_felt_makes_the_pull_too_risky(claimed, mo
     surprise = bots.SAFE_RISK * bots.PROTEST_HOPE * bots.ABORT_SURPRISE * 1.1
     _risk_of_every_pull(monkeypatch, bots.SAFE_RISK * 1.45, felt_risk=surprise)
     claimed.act(**choose_action(claimed.state, "careful", random.Random(1)))
-    assert claimed.rules["phase"] == "move" and claimed.rules["context"] == "claim_protest"
+    assert claimed.rules.phase == "move" and claimed.rules.context == "claim_protest"
     # It touches one of the claimant's columns, feels a heavy load, and puts it back.
     claimed.act(**choose_action(claimed.state, "careful", random.Random(2)))
-    assert claimed.rules["phase"] == "touched"
+    assert claimed.rules.phase == "touched"
     claimed.with_rules(touch_load=80)
     action = choose_action(claimed.state, "careful", random.Random(3))
     assert action["type"] == "abort"
@@ -106,7 +106,8 @@ def _margin_laid_at(rules, x, z):
     from paletti.engine import villa
 
     rules = rules.copy()
-    rules.platforms[rules.laid].update(x=x, z=z)
+    rules.platforms[rules.laid].x = x
+    rules.platforms[rules.laid].z = z
     rules.laid += 1
     stability = villa.analyse(rules)
     return stability.weakest.margin if stability.stands else float("-inf")

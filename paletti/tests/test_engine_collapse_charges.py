@@ -41,17 +41,17 @@ def fall_during(monkeypatch):
 
 def _claim_and_protest(table):
     table.three_on_blue()
-    claimant = table.rules["turn"]
+    claimant = table.rules.turn
     table.act(type="ask_platform")
-    protester = table.rules["to_act"]
+    protester = table.rules.to_act
     table.act(type="protest")
     return claimant, protester
 
 
 def _assert_fell_by(table, seat):
-    assert table.rules["phase"] == "over"
-    assert table.rules["end_reason"] == "collapse"
-    assert table.rules["collapse"]["by"] == seat
+    assert table.rules.phase == "over"
+    assert table.rules.end_reason == "collapse"
+    assert table.rules.collapse.by == seat
     assert "collapse" in table.codes()
 
 
@@ -79,7 +79,7 @@ def test_a_fall_during_the_penalty_removal_is_the_claimants(table, fall_during):
     column = table.touchable()[0]
     table.act(type="touch", column=column)
     table.act(type="abort", column=column)
-    assert table.rules["phase"] == "penalty"
+    assert table.rules.phase == "penalty"
     victim = table.legal("remove_column")[0]["column"]
     fall_during(table, "remove_column")
     table.act(type="remove_column", column=victim)
@@ -87,7 +87,7 @@ def test_a_fall_during_the_penalty_removal_is_the_claimants(table, fall_during):
 
 
 def test_a_fall_as_a_pulled_column_is_put_back_is_the_builders(table, fall_during):
-    builder = table.rules["turn"]
+    builder = table.rules.turn
     column = table.outer_touchable()
     table.act(type="touch", column=column)
     table.act(type="pull", column=column)
@@ -95,5 +95,5 @@ def test_a_fall_as_a_pulled_column_is_put_back_is_the_builders(table, fall_durin
     table.act(type="abort", column=column)
     _assert_fell_by(table, builder)
     # The column went back to where it was taken from before the villa fell, and is locked.
-    assert table.rules["columns"][column]["where"] == "base"
-    assert table.rules["columns"][column]["locked"] is True
+    assert table.rules.columns[column].where == "base"
+    assert table.rules.columns[column].locked is True

@@ -242,7 +242,7 @@ def test_bots_turn_cannot_be_posted_by_a_client(api):
     action = {"type": "pass", "seat": bot_seat}
     response = post_action(api, match.id, match.version, action)
     assert response.status_code == 400
-    assert state.rules["to_act"] == 0
+    assert state.rules.to_act == 0
 
 
 @pytest.mark.django_db(transaction=True)

@@ -65,7 +65,9 @@ def _do_touch(ctx: Context, seat: int, action: dict) -> None:
         _refuse(*_touch_problem(rules, column, seat))
     # The load is rounded once, here: every place that shows it shows this figure.
     load = int(round(villa.column_load(rules, column_id)))
-    rules.update(phase=PHASE_TOUCHED, touched=column_id, touch_load=load)
+    rules.phase = PHASE_TOUCHED
+    rules.touched = column_id
+    rules.touch_load = load
     ctx.events.append(_event("touched", f"The column bears {load} g.", column=column_id, load=load))
 
 
@@ -103,8 +105,7 @@ def _do_pull(ctx: Context, seat: int, action: dict) -> None:
     )
     outcome = villa.pull(rules, column_id, gesture, ctx.hand(), record=ctx.record)
     collapse = ctx.moved(outcome)
-    column.where = "hand"
-    column.pose = column.side = None
+    column.leave("hand")
     if collapse:
         _collapse_event(rules, collapse, seat, ctx.events)
         return
@@ -146,7 +147,9 @@ def _do_pull(ctx: Context, seat: int, action: dict) -> None:
                 moved=outcome.knocked,
             )
         )
-    rules.update(phase=PHASE_HOLDING, touched=None, touch_load=None)
+    rules.phase = PHASE_HOLDING
+    rules.touched = None
+    rules.touch_load = None
     ctx.events.append(
         _event("pulled", "The column is out and the villa still stands.", column=column_id)
     )
@@ -210,7 +213,7 @@ def _do_place(ctx: Context, seat: int, action: dict) -> None:
             )
         )
         column = rules.columns[column_id]
-        column.update(where="hand")
+        column.where = "hand"
         _give_up_build(ctx, seat, column_id, holding)
         return
     collapse = ctx.moved(outcome)
@@ -266,7 +269,7 @@ def _do_abort(ctx: Context, seat: int, action: dict) -> None:
     _give_up_build(ctx, seat, column_id, rules.holding)
 
 
-def _give_up_build(ctx: Context, seat: int, column_id: int, holding: dict | None) -> None:
+def _give_up_build(ctx: Context, seat: int, column_id: int, holding: Holding | None) -> None:
     """The build is given up: a column taken out (`holding`) goes back where it came from,
     and is locked for the rest of the game (French text; the Polish one does not lock it).
     Then the turn, or the protest it was part of, goes on as after an abort."""
@@ -275,7 +278,7 @@ def _give_up_build(ctx: Context, seat: int, column_id: int, holding: dict | None
     locks = rules.options.abort == "french"
     if holding is not None:
         # Put back where it was taken from; the statics then decide.
-        column.update(holding.origin)
+        column.put_back(holding.origin)
         villa.sync_rest(rules)
         if ctx.record:
             key = column_key(column_id)
@@ -288,7 +291,9 @@ def _give_up_build(ctx: Context, seat: int, column_id: int, holding: dict | None
             _collapse_event(rules, collapse, seat, ctx.events)
             return
     column.locked = locks
-    rules.update(touched=None, touch_load=None, holding=None)
+    rules.touched = None
+    rules.touch_load = None
+    rules.holding = None
     ctx.events.append(
         _event(
             "aborted",
@@ -311,12 +316,10 @@ def _give_up_build(ctx: Context, seat: int, column_id: int, holding: dict | None
         _own_step(rules, ctx.events)
     elif rules.step == "neutral":
         others = [(rules.turn + k) % len(rules.seats) for k in range(1, len(rules.seats))]
-        rules.update(
-            phase=PHASE_NEUTRAL_PROTEST,
-            neutral_protest=NeutralProtest(
-                player=rules.turn, asked=others, protester=None, aborted=column_id
-            ),
-            to_act=others[0],
+        rules.phase = PHASE_NEUTRAL_PROTEST
+        rules.neutral_protest = NeutralProtest(
+            player=rules.turn, asked=others, protester=None, aborted=column_id
         )
+        rules.to_act = others[0]
     else:
         _end_turn(rules, ctx.events)

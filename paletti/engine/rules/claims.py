@@ -50,9 +50,11 @@ def _protest_succeeded(ctx: Context, column_id: int) -> None:
                 seat=protester,
             )
         )
-        rules.update(phase=PHASE_REWARD, to_act=protester, context=CONTEXT_TURN)
+        rules.phase = PHASE_REWARD
+        rules.to_act = protester
+        rules.context = CONTEXT_TURN
         return
-    rules.columns[column_id].update(where="out", pose=None, side=None)
+    rules.columns[column_id].leave("out")
     if ctx.record:
         key = column_key(column_id)
         ctx.frames.append(
@@ -89,11 +91,15 @@ def _protest_failed(ctx: Context) -> None:
     )
     protester_colours = _seat_colours_of(rules, claim.protester)
     if any(_in_play(c) and c.colour in protester_colours for c in rules.columns):
-        rules.update(phase=PHASE_PENALTY, to_act=claim.claimant, context=CONTEXT_TURN)
+        rules.phase = PHASE_PENALTY
+        rules.to_act = claim.claimant
+        rules.context = CONTEXT_TURN
     elif _polish_protest(rules):
         _end_turn(rules, ctx.events)  # no lay after an objection (Polish text)
     else:
-        rules.update(phase=PHASE_LAY, to_act=claim.claimant, context=CONTEXT_TURN)
+        rules.phase = PHASE_LAY
+        rules.to_act = claim.claimant
+        rules.context = CONTEXT_TURN
 
 
 def _do_ask_platform(ctx: Context, seat: int, action: dict) -> None:
@@ -105,11 +111,9 @@ def _do_ask_platform(ctx: Context, seat: int, action: dict) -> None:
         _refuse("no_platform_left", "All five platforms are already laid.")
     n = len(rules.seats)
     others = [(seat + k) % n for k in range(1, n)]
-    rules.update(
-        phase=PHASE_CLAIM,
-        claim=Claim(claimant=seat, asked=others),
-        to_act=others[0],
-    )
+    rules.phase = PHASE_CLAIM
+    rules.claim = Claim(claimant=seat, asked=others)
+    rules.to_act = others[0]
     ctx.events.append(
         _event(
             "platform_asked",
@@ -128,12 +132,16 @@ def _do_protest(ctx: Context, seat: int, action: dict) -> None:
     if rules.phase == PHASE_CLAIM:
         rules.claim.protester = seat
         rules.claim.asked = []
-        rules.update(phase=PHASE_MOVE, context=CONTEXT_CLAIM_PROTEST, to_act=seat)
+        rules.phase = PHASE_MOVE
+        rules.context = CONTEXT_CLAIM_PROTEST
+        rules.to_act = seat
         text = f"{name} protests and must move one of the claimant's columns to the top."
     else:
         rules.neutral_protest.protester = seat
         rules.neutral_protest.asked = []
-        rules.update(phase=PHASE_MOVE, context=CONTEXT_NEUTRAL_PROTEST, to_act=seat)
+        rules.phase = PHASE_MOVE
+        rules.context = CONTEXT_NEUTRAL_PROTEST
+        rules.to_act = seat
         text = f"{name} protests and must move a neutral column to the top."
     ctx.events.append(_event("protest", text, seat=seat))
 
@@ -148,7 +156,8 @@ def _do_decline(ctx: Context, seat: int, action: dict) -> None:
         rules.to_act = asked[0]
         return
     if rules.phase == PHASE_CLAIM:
-        rules.update(phase=PHASE_LAY, to_act=rules.claim.claimant)
+        rules.phase = PHASE_LAY
+        rules.to_act = rules.claim.claimant
         ctx.events.append(
             _event("claim_unchallenged", "Nobody protests: the new platform may be laid.")
         )
@@ -179,7 +188,7 @@ def _do_remove_column(ctx: Context, seat: int, action: dict) -> None:
         _refuse("not_protesters_column", "Remove one of the protester's columns still in play.")
     gesture = _gesture(action, PULL_SPEED_DEFAULT)
     collapse = ctx.moved(villa.pull(rules, column_id, gesture, ctx.hand(), record=ctx.record))
-    column.update(where="out", pose=None, side=None)
+    column.leave("out")
     ctx.events.append(
         _event("column_removed", "The column is removed from the game.", column=column_id)
     )
@@ -194,7 +203,8 @@ def _do_remove_column(ctx: Context, seat: int, action: dict) -> None:
         # zastrzeżeń"); after a failed protest the penalty ends the claimant's turn.
         _end_turn(rules, ctx.events)
         return
-    rules.update(phase=PHASE_LAY, to_act=rules.claim.claimant)
+    rules.phase = PHASE_LAY
+    rules.to_act = rules.claim.claimant
 
 
 def _do_pass(ctx: Context, seat: int, action: dict) -> None:

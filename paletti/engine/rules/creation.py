@@ -143,7 +143,9 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
         # Stored only under this option (and while the choosing lasts), so a French
         # match's state, and its hash, is what it was before the option existed.
         rules.choosing = choosing
-        rules.update(phase=PHASE_COLOURS, turn=choosing.order[0], to_act=choosing.order[0])
+        rules.phase = PHASE_COLOURS
+        rules.turn = choosing.order[0]
+        rules.to_act = choosing.order[0]
         return State(rules)
     events: list = []
     _start_turn(rules, first, events)
@@ -200,7 +202,8 @@ def _do_take_colour(ctx: Context, seat: int, action: dict) -> None:
             )
         )
     if choosing.order:
-        rules.update(turn=choosing.order[0], to_act=choosing.order[0])
+        rules.turn = choosing.order[0]
+        rules.to_act = choosing.order[0]
         return
     rules.choosing = None
     rules.neutral = left[0] if left else None
@@ -208,7 +211,7 @@ def _do_take_colour(ctx: Context, seat: int, action: dict) -> None:
     _start_turn(rules, last, ctx.events)
 
 
-def _setup_place(column: Column) -> tuple[float, float]:
+def _setup_place(column: dict) -> tuple[float, float]:
     """A set-up column's foot (x, z) on the base: z given, or one of the three rows."""
     if "z" in column:
         return float(column["x"]), float(column["z"])

@@ -19,7 +19,9 @@ def _do_lay_platform(ctx: Context, seat: int, action: dict) -> None:
     if problem:
         _refuse(*problem)
     platform = rules.platforms[index]
-    platform.update(x=x, z=z, laid_by=seat)
+    platform.x = x
+    platform.z = z
+    platform.laid_by = seat
     rules.laid += 1
     villa.sync_rest(rules)
     if ctx.record:

@@ -44,9 +44,7 @@ class PlainData:
     `to_json` gives that object (nested records as objects, in lists where they are lists),
     `from_json` reads it back. Fields named in OMIT_WHEN_NONE are left out while they are
     None, so a state written before the field existed reads back, and writes, the same
-    bytes. The pieces are also readable and writable by key (`column.x`, `.get`,
-    `.update`) for villa.py, whose physics reads the villa as the plain structure it is
-    stored as; a key that is not a field is a KeyError, never a new key.
+    bytes. Everything else reads and writes the fields as attributes.
     """
 
     OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ()
@@ -92,37 +90,6 @@ class PlainData:
             return cls(**values)
         except TypeError as error:
             raise ValueError(f"{cls.__name__}: {error}") from error
-
-    # The plain structure's face, for villa.py.
-    def __getitem__(self, key: str):
-        if key in self._names():
-            return getattr(self, key)
-        raise KeyError(key)
-
-    def __setitem__(self, key: str, value) -> None:
-        if key not in self._names():
-            raise KeyError(key)
-        nested = self.NESTED.get(key)
-        if nested is not None and value is not None:
-            # A plain value written by key is read as the record it stands for.
-            if isinstance(value, list):
-                value = [v if isinstance(v, nested) else nested.from_json(v) for v in value]
-            elif not isinstance(value, nested):
-                value = nested.from_json(value)
-        setattr(self, key, value)
-
-    def __contains__(self, key: str) -> bool:
-        return key in self._names()
-
-    def get(self, key: str, default=None):
-        return getattr(self, key) if key in self._names() else default
-
-    def keys(self) -> tuple[str, ...]:
-        return self._names()
-
-    def update(self, changes=(), **more) -> None:
-        for key, value in dict(changes, **more).items():
-            self[key] = value
 
 
 def _plain(value):
@@ -177,6 +144,16 @@ class Column(PlainData):
     locked: bool
     pose: list | None
     side: list | None
+
+    def leave(self, where: str) -> None:
+        """The column leaves the villa, for the hand or out of the game: nothing to draw."""
+        self.where = where
+        self.pose = self.side = None
+
+    def put_back(self, origin: "Origin") -> None:
+        """The column stands again where it was taken from (villa.sync_rest draws it)."""
+        self.x, self.z, self.level = origin.x, origin.z, origin.level
+        self.where, self.on = origin.where, origin.on
 
 
 @dataclass
@@ -350,7 +327,7 @@ def _in_play(column: Column) -> bool:
     return column.where in ("base", "platform")
 
 
-def _top_columns(rules: Rules) -> list[dict]:
+def _top_columns(rules: Rules) -> list[Column]:
     return [c for c in rules.columns if _in_play(c) and c.level == rules.laid]
 
 

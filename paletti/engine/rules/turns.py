@@ -169,7 +169,7 @@ def _update_seal(rules: Rules, events: list) -> None:
         events.append(
             _event(
                 "seal_taken",
-                f"{rules.seats[leaders[0]]['name']} takes the master builder's seal.",
+                f"{rules.seats[leaders[0]].name} takes the master builder's seal.",
                 seat=leaders[0],
                 previous=holder,
             )
@@ -253,18 +253,16 @@ def _start_turn(rules: Rules, seat: int, events: list) -> None:
     else:
         _finish(rules, "no_moves", events)
         return
-    rules.update(
-        turn=candidate,
-        to_act=candidate,
-        context=CONTEXT_TURN,
-        built=False,
-        turn_colour=None,
-        touched=None,
-        touch_load=None,
-        holding=None,
-        claim=None,
-        neutral_protest=None,
-    )
+    rules.turn = candidate
+    rules.to_act = candidate
+    rules.context = CONTEXT_TURN
+    rules.built = False
+    rules.turn_colour = None
+    rules.touched = None
+    rules.touch_load = None
+    rules.holding = None
+    rules.claim = None
+    rules.neutral_protest = None
     rules.step = None
     if rules.neutral is not None:
         has_neutral = bool(_movable(rules, candidate, [rules.neutral]))
@@ -285,16 +283,14 @@ def _end_turn(rules: Rules, events: list, passed: bool = False) -> None:
 
 def _own_step(rules: Rules, events: list) -> None:
     """3 players: after the neutral move, the builder moves one of their own columns."""
-    rules.update(
-        step="own",
-        phase=PHASE_MOVE,
-        context=CONTEXT_TURN,
-        to_act=rules.turn,
-        touched=None,
-        touch_load=None,
-        holding=None,
-        neutral_protest=None,
-    )
+    rules.step = "own"
+    rules.phase = PHASE_MOVE
+    rules.context = CONTEXT_TURN
+    rules.to_act = rules.turn
+    rules.touched = None
+    rules.touch_load = None
+    rules.holding = None
+    rules.neutral_protest = None
     if not _movable(rules, rules.turn, _turn_colours(rules)) and not _can_ask_platform(rules):
         _end_turn(rules, events)
 
