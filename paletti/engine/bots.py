@@ -14,10 +14,12 @@ import random
 
 from . import villa
 from .hands import Gesture, spread
-from .pieces import COLUMNS, PLATFORM_LENGTHS
+from .pieces import COLUMNS, PLATFORM_LENGTHS, Where
 from .rules import (
     LAY_GRID,
+    Context,
     IllegalAction,
+    Phase,
     Rules,
     State,
     apply_action,
@@ -140,7 +142,7 @@ def eye(state: State, column_id: int) -> random.Random:
     the move it is weighed for, so that the look before touching and the one after agree
     (the load felt is what changes)."""
     rules = state.rules
-    look = rules.actions - (1 if rules.phase == "touched" else 0)
+    look = rules.actions - (1 if rules.phase == Phase.TOUCHED else 0)
     return random.Random(f"{rules.seed}:eye:{column_id}:{look}")  # noqa: S311
 
 
@@ -213,28 +215,28 @@ def _central(
 def _easy(state: State, actions: list[dict], rng: random.Random) -> dict:
     rules = state.rules
     phase = rules.phase
-    if phase == "touched":
+    if phase == Phase.TOUCHED:
         nervous = (rules.touch_load or 0) > EASY_NERVOUS_LOAD
         if nervous and rng.random() < EASY_ABORT_CHANCE:
             return _of_type(actions, "abort")[0]
         return _of_type(actions, "pull")[0]
-    if phase == "holding":
+    if phase == Phase.HOLDING:
         return _central(_places(state, actions), rng, 0.5)
-    if phase in ("claim", "neutral_protest"):
+    if phase in (Phase.CLAIM, Phase.NEUTRAL_PROTEST):
         protest = _of_type(actions, "protest")
         if protest and rng.random() < EASY_PROTEST_CHANCE:
             return protest[0]
         return _of_type(actions, "decline")[0]
-    if phase == "lay":
+    if phase == Phase.LAY:
         lays = _of_type(actions, "lay_platform")
         # Roughly over the platform below: the tenth of the listed positions nearest its
         # centre (positions are 2-D now; a tenth reaches about as far as a third did along x).
         below = rules.platforms[rules.laid - 1]
         return _central(lays, rng, 0.1, (below.x, below.z)) if lays else actions[0]
-    if phase in ("penalty", "reward"):
+    if phase in (Phase.PENALTY, Phase.REWARD):
         return rng.choice(_of_type(actions, "remove_column") or actions)
     touches = _of_type(actions, "touch")
-    if phase == "move" and touches:
+    if phase == Phase.MOVE and touches:
         # Even a beginner sees a column boxed in by its neighbours, and takes another.
         free = [
             a
@@ -326,7 +328,7 @@ class _Careful:
         a build makes it bolder (STALL_BOLDNESS)."""
         rules = self.state.rules
         seat = rules.to_act
-        proving = rules.context == "claim_protest"
+        proving = rules.context == Context.CLAIM_PROTEST
         holder = rules.seal.holder if rules.seal.started else None
         accept = SAFE_RISK
         if holder == seat:
@@ -363,26 +365,26 @@ class _Careful:
         rules = self.state.rules
         phase = rules.phase
         actions = self.actions
-        if phase == "colours":
+        if phase == Phase.COLOURS:
             return self.rng.choice(actions)  # the colour one plays with is a matter of taste
-        if phase == "choose_colour":
+        if phase == Phase.CHOOSE_COLOUR:
             return self.choose_colour()
-        if phase == "move":
+        if phase == Phase.MOVE:
             touches = _of_type(actions, "touch")
-            if rules.context != "turn":
+            if rules.context != Context.TURN:
                 # Proving a protest: a column must be moved (or put back).
                 best, _ = self.safest_touch(self.state, touches)
                 return best or self.gamble(self.state, touches)
             return self.build_or_claim(self.state, touches)
-        if phase == "touched":
+        if phase == Phase.TOUCHED:
             return _of_type(actions, "abort" if self.puts_back() else "pull")[0]
-        if phase == "holding":
+        if phase == Phase.HOLDING:
             return self.best_place()
-        if phase in ("claim", "neutral_protest"):
+        if phase in (Phase.CLAIM, Phase.NEUTRAL_PROTEST):
             return self.protest_or_decline()
-        if phase in ("penalty", "reward"):
+        if phase in (Phase.PENALTY, Phase.REWARD):
             return self.best_removal()
-        if phase == "lay":
+        if phase == Phase.LAY:
             lays = _of_type(actions, "lay_platform")
             if lays:
                 best = self.best_lay(lays)
@@ -567,7 +569,7 @@ class _Careful:
             return _of_type(self.actions, "abort")[0]
         rules = self.state.rules
         top = rules.platforms[rules.laid - 1]
-        others = [c for c in rules.columns if c.level == rules.laid and c.where == "platform"]
+        others = [c for c in rules.columns if c.level == rules.laid and c.where == Where.PLATFORM]
         # A trembling hand needs room: keep clear of neighbours where possible.
         room = 3.0 * rules.options.tremor + 1.0
         roomy = [a for a in places if self.clearance(a) >= room] or places
@@ -591,7 +593,7 @@ class _Careful:
         def placed_at(action):
             def change(rules):
                 column = rules.columns[column_id]
-                column.where, column.level, column.on = "platform", rules.laid, None
+                column.where, column.level, column.on = Where.PLATFORM, rules.laid, None
                 column.x, column.z = top.x + action["x"], top.z + action["z"]
 
             return change
@@ -613,7 +615,7 @@ class _Careful:
         gaps = [
             math.hypot(c.x - x, c.z - z) - r - COLUMNS[c.id].width / 2
             for c in rules.columns
-            if c.where == "platform" and c.level == rules.laid
+            if c.where == Where.PLATFORM and c.level == rules.laid
         ]
         return min(gaps, default=float("inf"))
 
@@ -630,7 +632,7 @@ class _Careful:
         rules = self.state.rules
         n = len(rules.seats)
         factor = 1.0 if self.holds_seal() else PROTEST_HOPE
-        if rules.phase == "claim":
+        if rules.phase == Phase.CLAIM:
             next_builder = (rules.claim.claimant + 1) % n == rules.to_act
             if n == 2 or next_builder:
                 factor = PROOF_SURE

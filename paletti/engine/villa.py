@@ -46,6 +46,7 @@ from .pieces import (
     PLATFORM_LENGTHS,
     PLATFORM_MASSES,
     PLATFORM_THICKNESS,
+    Where,
 )
 
 if TYPE_CHECKING:
@@ -84,7 +85,7 @@ def platform_y(index: int) -> float:
 
 
 def _in_play(column: Column) -> bool:
-    return column.where in ("base", "platform")
+    return column.where in (Where.BASE, Where.PLATFORM)
 
 
 def column_bottom(rules: Rules, column: Column) -> float:
@@ -247,7 +248,7 @@ def _frames_from(run, plane: Plane, members: dict, rules_pieces: dict, t0: float
 def _rest_places(rules: Rules) -> dict:
     places = {}
     for c in rules.columns:
-        if _in_play(c) or c.where == "hand":
+        if _in_play(c) or c.where == Where.HAND:
             places[column_key(c.id)] = (c.x, c.z)
     for p in rules.platforms:
         if p.x is not None:
@@ -576,7 +577,7 @@ def pull(
         frames = []
         if record:
             frames = _lift_frames(key, column.x, column.z, start_y)
-        column.where = "hand"
+        column.where = Where.HAND
         out = settle_after(rules, record=record, t0=frames[-1]["t"] if frames else 0.0)
         out.frames = frames + out.frames
         return out
@@ -735,7 +736,7 @@ def pull(
         t_out = round(state["t_out"] + FRAME_STEPS * STEP, 3)
         frames.append({"t": t_out, "poses": {key: None}, "side": {key: None}})
         frames.sort(key=lambda f: f["t"])
-    column.where = "hand"
+    column.where = Where.HAND
     if run.collapsed:
         _apply_planar(rules, run, plane, platform_key(index), members, beside)
         kick = _kick(run, plane, platform_key(index), members)
@@ -1042,7 +1043,7 @@ def place(
     column = rules.columns[column_id]
     x = platform.x + x_local + err_x
     z = platform.z + z_local + err_z
-    column.where, column.level, column.x, column.z, column.on = "platform", rules.laid, x, z, on
+    column.where, column.level, column.x, column.z, column.on = Where.PLATFORM, rules.laid, x, z, on
     places = _rest_places(rules)
     # The plane: the way the top platform would tip with the column on it, across the edge
     # of its supports' hull nearest its loaded centre. There the plane's supports end where
@@ -1129,11 +1130,11 @@ def place(
             # knocked over): the villa stands, on every level alike, unless the fall swung
             # the platform past its balance. The caller treats it as a failed build; what
             # it knocked over is stood back where it stood (its place is not written).
-            column.where = "hand"
+            column.where = Where.HAND
             out = _jolted(rules, run, plane, top, frames, record=record, t0=t0)
             if out is not None:
                 return out
-            column.where = "platform"
+            column.where = Where.PLATFORM
             return Outcome(frames, run.steps, fell_alone=True)
     if run.collapsed:
         _apply_planar(rules, run, plane, platform_key(top), members, moved)

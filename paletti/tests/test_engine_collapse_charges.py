@@ -9,7 +9,7 @@ on its own: the real motion runs, then reports the fall.
 
 import pytest
 
-from paletti.engine.rules.context import Context
+from paletti.engine.rules.context import ActionContext
 
 
 @pytest.fixture
@@ -17,7 +17,7 @@ def fall_during(monkeypatch):
     """Call with an action type: the villa's next motion during that action comes down."""
 
     def arm(table, kind):
-        real = Context.moved
+        real = ActionContext.moved
         original_act = table.act
 
         def act(**action):
@@ -28,11 +28,11 @@ def fall_during(monkeypatch):
                 real(ctx, outcome, first_frame)
                 return {"reason": "tipped", "piece": "p0", "direction": "back"}
 
-            monkeypatch.setattr(Context, "moved", falling)
+            monkeypatch.setattr(ActionContext, "moved", falling)
             try:
                 return original_act(**action)
             finally:
-                monkeypatch.setattr(Context, "moved", real)
+                monkeypatch.setattr(ActionContext, "moved", real)
 
         table.act = act
 

@@ -7,12 +7,12 @@ from ..hands import (
     PLACE_SPEED_DEFAULT,
     PULL_SPEED_DEFAULT,
 )
-from ..pieces import LANE_DEPTH, PLATFORM_COLOURS, RED
+from ..pieces import LANE_DEPTH, PLATFORM_COLOURS, RED, Where
 from ..villa import column_key
 from .claims import _protest_failed, _protest_succeeded
 from .context import (
     PLACE_ANIMATION_TIME,
-    Context,
+    ActionContext,
     _collapse_event,
     _gesture,
     _last_time,
@@ -21,18 +21,12 @@ from .context import (
 )
 from .positions import _resting_problem, placement_problem, placement_range, stack_top
 from .state import (
-    CONTEXT_CLAIM_PROTEST,
-    CONTEXT_NEUTRAL_PROTEST,
-    CONTEXT_TURN,
-    PHASE_CHOOSE_COLOUR,
-    PHASE_HOLDING,
-    PHASE_MOVE,
-    PHASE_NEUTRAL_PROTEST,
-    PHASE_TOUCHED,
     Column,
+    Context,
     Holding,
     NeutralProtest,
     Origin,
+    Phase,
     Rules,
     _event,
     _in_play,
@@ -43,29 +37,29 @@ from .state import (
 from .turns import _context_movable, _end_turn, _may_place, _movable, _own_step
 
 
-def _do_choose_colour(ctx: Context, seat: int, action: dict) -> None:
+def _do_choose_colour(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, PHASE_CHOOSE_COLOUR)
+    _need_phase(rules, Phase.CHOOSE_COLOUR)
     colour = action.get("colour")
     if colour not in _seat_colours_of(rules, seat):
         _refuse("not_your_colour", "Choose one of your own two colours.")
     if not _movable(rules, seat, [colour]):
         _refuse("colour_blocked", "None of the columns of that colour can be moved.")
     rules.turn_colour = colour
-    rules.phase = PHASE_MOVE
+    rules.phase = Phase.MOVE
     ctx.events.append(_event("colour_chosen", f"Playing {colour} this turn.", colour=colour))
 
 
-def _do_touch(ctx: Context, seat: int, action: dict) -> None:
+def _do_touch(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, PHASE_MOVE)
+    _need_phase(rules, Phase.MOVE)
     column_id = action["column"]
     column = rules.columns[column_id]
     if column_id not in _context_movable(rules):
         _refuse(*_touch_problem(rules, column, seat))
     # The load is rounded once, here: every place that shows it shows this figure.
     load = int(round(villa.column_load(rules, column_id)))
-    rules.phase = PHASE_TOUCHED
+    rules.phase = Phase.TOUCHED
     rules.touched = column_id
     rules.touch_load = load
     ctx.events.append(_event("touched", f"The column bears {load} g.", column=column_id, load=load))
@@ -80,20 +74,20 @@ def _touch_problem(rules: Rules, column: Column, seat: int) -> tuple[str, str]:
         return "locked", "That column was touched and put back; it is locked for the game."
     if not _may_place(rules, seat):
         return "own_platform", "You may not place a column on the platform you laid."
-    if column.colour == rules.neutral and rules.context != CONTEXT_CLAIM_PROTEST:
-        if rules.context == CONTEXT_TURN and rules.step != "neutral":
+    if column.colour == rules.neutral and rules.context != Context.CLAIM_PROTEST:
+        if rules.context == Context.TURN and rules.step != "neutral":
             return "not_your_colour", "Now move one of your own columns."
         return "last_neutral", "The last neutral column of a level may not be moved."
-    if rules.context == CONTEXT_TURN and rules.step == "neutral":
+    if rules.context == Context.TURN and rules.step == "neutral":
         return "neutral_first", "Move a neutral column first."
-    if len(rules.seats) == 2 and rules.context == CONTEXT_TURN:
+    if len(rules.seats) == 2 and rules.context == Context.TURN:
         return "not_your_colour", "Move a column of the colour you chose for this turn."
     return "not_your_colour", "You may only move a column of the right colour."
 
 
-def _do_pull(ctx: Context, seat: int, action: dict) -> None:
+def _do_pull(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, PHASE_TOUCHED)
+    _need_phase(rules, Phase.TOUCHED)
     column_id = action.get("column", rules.touched)
     if column_id != rules.touched:
         _refuse("not_touched", "Only the column you touched may be pulled.")
@@ -105,7 +99,7 @@ def _do_pull(ctx: Context, seat: int, action: dict) -> None:
     )
     outcome = villa.pull(rules, column_id, gesture, ctx.hand(), record=ctx.record)
     collapse = ctx.moved(outcome)
-    column.leave("hand")
+    column.leave(Where.HAND)
     if collapse:
         _collapse_event(rules, collapse, seat, ctx.events)
         return
@@ -147,7 +141,7 @@ def _do_pull(ctx: Context, seat: int, action: dict) -> None:
                 moved=outcome.knocked,
             )
         )
-    rules.phase = PHASE_HOLDING
+    rules.phase = Phase.HOLDING
     rules.touched = None
     rules.touch_load = None
     ctx.events.append(
@@ -166,9 +160,9 @@ def _place_spot(rules: Rules, action: dict) -> tuple[float, float]:
     return x, max(low, min(high, LANE_DEPTH[lane]))
 
 
-def _do_place(ctx: Context, seat: int, action: dict) -> None:
+def _do_place(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, PHASE_HOLDING)
+    _need_phase(rules, Phase.HOLDING)
     column_id = rules.holding.column
     if action.get("column", column_id) != column_id:
         _refuse("not_holding", "You can only place the column you hold.")
@@ -213,7 +207,7 @@ def _do_place(ctx: Context, seat: int, action: dict) -> None:
             )
         )
         column = rules.columns[column_id]
-        column.where = "hand"
+        column.where = Where.HAND
         _give_up_build(ctx, seat, column_id, holding)
         return
     collapse = ctx.moved(outcome)
@@ -243,9 +237,9 @@ def _do_place(ctx: Context, seat: int, action: dict) -> None:
         )
     )
     context = rules.context
-    if context == CONTEXT_CLAIM_PROTEST:
+    if context == Context.CLAIM_PROTEST:
         _protest_succeeded(ctx, column_id)
-    elif context == CONTEXT_NEUTRAL_PROTEST:
+    elif context == Context.NEUTRAL_PROTEST:
         ctx.events.append(
             _event(
                 "neutral_protest_upheld",
@@ -260,16 +254,16 @@ def _do_place(ctx: Context, seat: int, action: dict) -> None:
         _end_turn(rules, ctx.events)
 
 
-def _do_abort(ctx: Context, seat: int, action: dict) -> None:
+def _do_abort(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, PHASE_TOUCHED, PHASE_HOLDING)
-    column_id = rules.touched if rules.phase == PHASE_TOUCHED else rules.holding.column
+    _need_phase(rules, Phase.TOUCHED, Phase.HOLDING)
+    column_id = rules.touched if rules.phase == Phase.TOUCHED else rules.holding.column
     if action.get("column", column_id) != column_id:
         _refuse("not_touched", "Only the column you touched can be put back.")
     _give_up_build(ctx, seat, column_id, rules.holding)
 
 
-def _give_up_build(ctx: Context, seat: int, column_id: int, holding: Holding | None) -> None:
+def _give_up_build(ctx: ActionContext, seat: int, column_id: int, holding: Holding | None) -> None:
     """The build is given up: a column taken out (`holding`) goes back where it came from,
     and is locked for the rest of the game (French text; the Polish one does not lock it).
     Then the turn, or the protest it was part of, goes on as after an abort."""
@@ -305,9 +299,9 @@ def _give_up_build(ctx: Context, seat: int, column_id: int, holding: Holding | N
         )
     )
     context = rules.context
-    if context == CONTEXT_CLAIM_PROTEST:
+    if context == Context.CLAIM_PROTEST:
         _protest_failed(ctx)
-    elif context == CONTEXT_NEUTRAL_PROTEST:
+    elif context == Context.NEUTRAL_PROTEST:
         ctx.events.append(
             _event(
                 "neutral_protest_failed", "The protest fails: the builder moves their own column."
@@ -316,7 +310,7 @@ def _give_up_build(ctx: Context, seat: int, column_id: int, holding: Holding | N
         _own_step(rules, ctx.events)
     elif rules.step == "neutral":
         others = [(rules.turn + k) % len(rules.seats) for k in range(1, len(rules.seats))]
-        rules.phase = PHASE_NEUTRAL_PROTEST
+        rules.phase = Phase.NEUTRAL_PROTEST
         rules.neutral_protest = NeutralProtest(
             player=rules.turn, asked=others, protester=None, aborted=column_id
         )

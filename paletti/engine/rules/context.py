@@ -6,7 +6,7 @@ import random
 from .. import villa
 from ..hands import FORESEEN, STEADINESS_DEFAULT, Chance, Gesture
 from ..pieces import PLATFORM_COLOURS
-from .state import Collapse, Rules, _event, _refuse
+from .state import Collapse, Phase, Rules, _event, _refuse
 from .turns import _finish
 
 PLACE_ANIMATION_TIME = 0.3
@@ -77,7 +77,7 @@ def _q(x: float, y: float, a: float) -> list[float]:
     return [round(x, 1), round(y, 1), round(a, 3)]
 
 
-def _need_phase(rules: Rules, *phases: str) -> None:
+def _need_phase(rules: Rules, *phases: Phase) -> None:
     if rules.phase not in phases:
         _refuse("wrong_phase", f"That action is not possible now (phase: {rules.phase}).")
 
@@ -100,7 +100,7 @@ def _last_time(frames: list) -> float:
     return frames[-1]["t"] if frames else 0.0
 
 
-class Context:
+class ActionContext:
     """Per-action working set: the rules copy, frames, events."""
 
     def __init__(self, rules: Rules, record: bool, tremor: bool, chance: bool):

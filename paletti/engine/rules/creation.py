@@ -3,19 +3,18 @@
 import random
 
 from .. import villa
-from ..pieces import COLUMN_COLOURS, COLUMNS, LANE_DEPTH, PLATFORM_COLOURS
+from ..pieces import COLUMN_COLOURS, COLUMNS, LANE_DEPTH, PLATFORM_COLOURS, Where
 from ..setup import SetupError, default_setup, random_setup, validate_setup
-from .context import Context, _need_phase
+from .context import ActionContext, _need_phase
 from .state import (
-    CONTEXT_TURN,
-    PHASE_COLOURS,
-    PHASE_MOVE,
     READINGS,
     RULES_VERSION,
     SEAL_START_LEVEL,
     Choosing,
     Column,
+    Context,
     Options,
+    Phase,
     Platform,
     Rules,
     Seat,
@@ -110,7 +109,7 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
                 on=None,
                 lane=1,
                 level=0,
-                where="base",
+                where=Where.BASE,
                 locked=False,
                 pose=None,
                 side=None,
@@ -132,8 +131,8 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
         laid=1,
         turn=first,
         to_act=first,
-        phase=PHASE_MOVE,
-        context=CONTEXT_TURN,
+        phase=Phase.MOVE,
+        context=Context.TURN,
         scores=[0] * n_players,
     )
     villa.sync_rest(rules)
@@ -143,7 +142,7 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
         # Stored only under this option (and while the choosing lasts), so a French
         # match's state, and its hash, is what it was before the option existed.
         rules.choosing = choosing
-        rules.phase = PHASE_COLOURS
+        rules.phase = Phase.COLOURS
         rules.turn = choosing.order[0]
         rules.to_act = choosing.order[0]
         return State(rules)
@@ -172,13 +171,13 @@ def colours_left(rules: Rules) -> list[str]:
     return [c for c in COLUMN_COLOURS if c not in taken]
 
 
-def _do_take_colour(ctx: Context, seat: int, action: dict) -> None:
+def _do_take_colour(ctx: ActionContext, seat: int, action: dict) -> None:
     """Polish text: a player chooses their colour after the youngest's throw. "Ostatni
     gracz wybierający kolor staje się pierwszym budowniczym": the last to choose builds
     first; a last colour nobody has a choice over goes to its seat without asking, and with
     three players the colour left over is the neutral one."""
     rules = ctx.rules
-    _need_phase(rules, PHASE_COLOURS)
+    _need_phase(rules, Phase.COLOURS)
     colour = action.get("colour")
     left = colours_left(rules)
     if colour not in left:

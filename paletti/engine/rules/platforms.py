@@ -3,15 +3,15 @@
 from .. import villa
 from ..pieces import PLATFORM_COLOURS
 from ..villa import platform_key
-from .context import Context, _collapse_event, _last_time, _need_phase, _scripted_frames
+from .context import ActionContext, _collapse_event, _last_time, _need_phase, _scripted_frames
 from .lays import lay_problem
-from .state import PHASE_LAY, _event, _refuse
+from .state import Phase, _event, _refuse
 from .turns import _end_turn
 
 
-def _do_lay_platform(ctx: Context, seat: int, action: dict) -> None:
+def _do_lay_platform(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, PHASE_LAY)
+    _need_phase(rules, Phase.LAY)
     x = float(action["x"])
     index = rules.laid
     z = float(action["z"]) if "z" in action else rules.platforms[index - 1].z

@@ -9,26 +9,16 @@ from .claims import (
     _do_remove_column,
     _removable,
 )
-from .context import Context
+from .context import ActionContext
 from .creation import _do_take_colour, colours_left
 from .lays import lay_candidates
 from .platforms import _do_lay_platform
 from .positions import placement_area
 from .shape import check
 from .state import (
-    CONTEXT_TURN,
-    PHASE_CHOOSE_COLOUR,
-    PHASE_CLAIM,
-    PHASE_COLOURS,
-    PHASE_HOLDING,
-    PHASE_LAY,
-    PHASE_MOVE,
-    PHASE_NEUTRAL_PROTEST,
-    PHASE_OVER,
-    PHASE_PENALTY,
-    PHASE_REWARD,
-    PHASE_TOUCHED,
     ActionResult,
+    Context,
+    Phase,
     Rules,
     State,
     _refuse,
@@ -52,43 +42,43 @@ def legal_actions(state: State) -> list[dict]:
     rules = state.rules
     phase = rules.phase
     seat = rules.to_act
-    if phase == PHASE_OVER:
+    if phase == Phase.OVER:
         return []
     out: list[dict] = []
 
     def add(kind: str, **params) -> None:
         out.append({"type": kind, "seat": seat, **params})
 
-    if phase == PHASE_COLOURS:
+    if phase == Phase.COLOURS:
         for colour in colours_left(rules):
             add("take_colour", colour=colour)
-    elif phase == PHASE_CHOOSE_COLOUR:
+    elif phase == Phase.CHOOSE_COLOUR:
         for colour in _seat_colours_of(rules, seat):
             if _movable(rules, seat, [colour]):
                 add("choose_colour", colour=colour)
         if _can_ask_platform(rules):
             add("ask_platform")
-    elif phase == PHASE_MOVE:
+    elif phase == Phase.MOVE:
         for column_id in _context_movable(rules):
             add("touch", column=column_id)
-        if rules.context == CONTEXT_TURN and _can_ask_platform(rules):
+        if rules.context == Context.TURN and _can_ask_platform(rules):
             add("ask_platform")
-    elif phase == PHASE_TOUCHED:
+    elif phase == Phase.TOUCHED:
         add("pull", column=rules.touched)
         add("abort", column=rules.touched)
-    elif phase == PHASE_HOLDING:
+    elif phase == Phase.HOLDING:
         column_id = rules.holding.column
         # Not a list of points: any (x, z) of the area is accepted (positions.py).
         add("place", column=column_id, area=placement_area(rules, column_id))
         add("abort", column=column_id)
-    elif phase in (PHASE_CLAIM, PHASE_NEUTRAL_PROTEST):
+    elif phase in (Phase.CLAIM, Phase.NEUTRAL_PROTEST):
         if _protest_possible(rules, seat):
             add("protest")
         add("decline")
-    elif phase in (PHASE_PENALTY, PHASE_REWARD):
+    elif phase in (Phase.PENALTY, Phase.REWARD):
         for column_id in _removable(rules):
             add("remove_column", column=column_id)
-    elif phase == PHASE_LAY:
+    elif phase == Phase.LAY:
         # Every POSITION_GRID mm across and in depth (platforms.lay_candidates); any other
         # position lay_problem accepts is accepted as well.
         for x, z in lay_candidates(rules):
@@ -124,7 +114,7 @@ def apply_action(
     """
     action = check(action)  # its shape and ranges (shape.py): the handlers trust them
     rules = state.rules
-    if rules.phase == PHASE_OVER:
+    if rules.phase == Phase.OVER:
         _refuse("game_over", "The game is over; no action is accepted.")
     seat = _check_seat(rules, action)
     kind = action["type"]
@@ -133,7 +123,7 @@ def apply_action(
     handler = _HANDLERS.get(kind)
     if handler is None:
         _refuse("unknown_action", f"Unknown action '{kind}'.")
-    ctx = Context(rules, record, tremor and rules.options.tremor > 0, tremor)
+    ctx = ActionContext(rules, record, tremor and rules.options.tremor > 0, tremor)
     handler(ctx, seat, action)
     logged = {**action, "seat": seat}
     rules.actions += 1

@@ -1,8 +1,12 @@
 """The rules state and what every phase shares: phases, contexts, the result of an action,
-the refusal, and the few readings of the state every module needs."""
+the refusal, and the few readings of the state every module needs. (`Where` a column is
+lives with the pieces, since the villa's physics writes it too.)"""
 
 from dataclasses import dataclass, field, fields
+from enum import Enum, StrEnum
 from typing import ClassVar
+
+from ..pieces import Where
 
 RULES_VERSION = 3
 
@@ -12,21 +16,30 @@ READINGS = ("french", "polish")
 # Seal race start: green in the French record, blue in the Polish reading (option).
 SEAL_START_LEVEL = {"green": 2, "blue": 1}
 
-PHASE_COLOURS = "colours"  # Polish text: players choose their colours after the throw
-PHASE_CHOOSE_COLOUR = "choose_colour"
-PHASE_MOVE = "move"
-PHASE_TOUCHED = "touched"
-PHASE_HOLDING = "holding"
-PHASE_CLAIM = "claim"
-PHASE_PENALTY = "penalty"
-PHASE_REWARD = "reward"  # Polish protest rule: a successful protester removes a column
-PHASE_LAY = "lay"
-PHASE_NEUTRAL_PROTEST = "neutral_protest"
-PHASE_OVER = "over"
 
-CONTEXT_TURN = "turn"
-CONTEXT_CLAIM_PROTEST = "claim_protest"
-CONTEXT_NEUTRAL_PROTEST = "neutral_protest"
+class Phase(StrEnum):
+    """What may be done now. Stored, and shown to the page, as its value."""
+
+    COLOURS = "colours"  # Polish text: players choose their colours after the throw
+    CHOOSE_COLOUR = "choose_colour"
+    MOVE = "move"
+    TOUCHED = "touched"
+    HOLDING = "holding"
+    CLAIM = "claim"
+    PENALTY = "penalty"
+    REWARD = "reward"  # Polish protest rule: a successful protester removes a column
+    LAY = "lay"
+    NEUTRAL_PROTEST = "neutral_protest"
+    OVER = "over"
+
+
+class Context(StrEnum):
+    """What a move is for: the builder's own turn, a protester proving a claim wrong, or
+    (3 players) a protester proving an aborted neutral move possible. Stored as its value."""
+
+    TURN = "turn"
+    CLAIM_PROTEST = "claim_protest"
+    NEUTRAL_PROTEST = "neutral_protest"
 
 
 class IllegalAction(Exception):
@@ -44,12 +57,15 @@ class PlainData:
     `to_json` gives that object (nested records as objects, in lists where they are lists),
     `from_json` reads it back. Fields named in OMIT_WHEN_NONE are left out while they are
     None, so a state written before the field existed reads back, and writes, the same
-    bytes. Everything else reads and writes the fields as attributes.
+    bytes. Fields named in ENUMS hold enum members, stored as their values. Everything
+    else reads and writes the fields as attributes.
     """
 
     OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ()
     # Fields holding records: field name -> class (the field is a list of them, or one).
     NESTED: ClassVar[dict[str, type]] = {}
+    # Fields holding an enum member: field name -> its enum.
+    ENUMS: ClassVar[dict[str, type[Enum]]] = {}
 
     @classmethod
     def _names(cls) -> tuple[str, ...]:
@@ -85,6 +101,9 @@ class PlainData:
                     value = [nested.from_json(item) for item in value]
                 else:
                     value = nested.from_json(value)
+            enum = cls.ENUMS.get(name)
+            if enum is not None and value is not None:
+                value = enum(value)
             values[name] = value
         try:
             return cls(**values)
@@ -100,6 +119,8 @@ def _plain(value):
         return [_plain(item) for item in value]
     if isinstance(value, dict):
         return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, Enum):
+        return value.value
     return value
 
 
@@ -128,8 +149,10 @@ class Seat(PlainData):
 @dataclass
 class Column(PlainData):
     """A column and its place: its foot at (x, z) on level `level` (0 = the base), on the
-    column `on` (red only), `where` "base", "platform", "hand" or "out"; `pose` and `side`
-    are derived for the drawings (villa.sync_rest), `lane` the nearest depth row."""
+    column `on` (red only), `where` it is (`Where`); `pose` and `side` are derived for the
+    drawings (villa.sync_rest), `lane` the nearest depth row."""
+
+    ENUMS = {"where": Where}
 
     id: int
     colour: str
@@ -140,12 +163,12 @@ class Column(PlainData):
     on: int | None
     lane: int
     level: int
-    where: str
+    where: Where
     locked: bool
     pose: list | None
     side: list | None
 
-    def leave(self, where: str) -> None:
+    def leave(self, where: Where) -> None:
         """The column leaves the villa, for the hand or out of the game: nothing to draw."""
         self.where = where
         self.pose = self.side = None
@@ -173,10 +196,12 @@ class Platform(PlainData):
 class Origin(PlainData):
     """Where a column in the hand was taken from, to put it back there."""
 
+    ENUMS = {"where": Where}
+
     x: float
     z: float
     level: int
-    where: str
+    where: Where
     on: int | None
 
 
@@ -242,7 +267,7 @@ class Rules(PlainData):
 
     `laid` counts the platforms laid (the top level); `turn` is the builder's seat and
     `to_act` whoever acts now (a protester, a claimant laying); `phase` and `context` say
-    what may be done (the PHASE_ and CONTEXT_ names above)."""
+    what may be done (`Phase`, `Context`)."""
 
     NESTED = {
         "options": Options,
@@ -257,6 +282,7 @@ class Rules(PlainData):
         "choosing": Choosing,
     }
     OMIT_WHEN_NONE = ("choosing",)
+    ENUMS = {"phase": Phase, "context": Context}
 
     version: int
     seed: int
@@ -270,8 +296,8 @@ class Rules(PlainData):
     laid: int
     turn: int | None
     to_act: int | None
-    phase: str
-    context: str
+    phase: Phase
+    context: Context
     turn_colour: str | None = None
     step: str | None = None
     touched: int | None = None
@@ -324,7 +350,7 @@ def _refuse(code: str, reason: str):
 
 
 def _in_play(column: Column) -> bool:
-    return column.where in ("base", "platform")
+    return column.where in (Where.BASE, Where.PLATFORM)
 
 
 def _top_columns(rules: Rules) -> list[Column]:

@@ -4,18 +4,10 @@ from ..pieces import COLUMN_COLOURS, COLUMNS, PLATFORM_COLOURS
 from .lays import lay_possible
 from .positions import _placements
 from .state import (
-    CONTEXT_CLAIM_PROTEST,
-    CONTEXT_NEUTRAL_PROTEST,
-    CONTEXT_TURN,
-    PHASE_CHOOSE_COLOUR,
-    PHASE_CLAIM,
-    PHASE_LAY,
-    PHASE_MOVE,
-    PHASE_OVER,
-    PHASE_PENALTY,
-    PHASE_REWARD,
     SEAL_START_LEVEL,
     Collapse,
+    Context,
+    Phase,
     Rules,
     _event,
     _in_play,
@@ -80,9 +72,9 @@ def _context_movable(rules: Rules) -> list[int]:
     """Columns the actor may touch in the current context."""
     actor = rules.to_act
     context = rules.context
-    if context == CONTEXT_CLAIM_PROTEST:
+    if context == Context.CLAIM_PROTEST:
         return _protest_movable(rules, actor)
-    if context == CONTEXT_NEUTRAL_PROTEST:
+    if context == Context.NEUTRAL_PROTEST:
         aborted = rules.neutral_protest.aborted
         return _movable(rules, actor, [rules.neutral], allow_locked=aborted)
     return _movable(rules, actor, _turn_colours(rules))
@@ -130,7 +122,7 @@ def nobody_can_build(rules: Rules) -> bool:
 
 
 def _protest_possible(rules: Rules, seat: int) -> bool:
-    if rules.phase == PHASE_CLAIM:
+    if rules.phase == Phase.CLAIM:
         return bool(_protest_movable(rules, seat))
     aborted = rules.neutral_protest.aborted
     return bool(_movable(rules, seat, [rules.neutral], allow_locked=aborted))
@@ -207,7 +199,7 @@ def _finish(rules: Rules, reason: str, events: list, collapse: Collapse | None =
     (_highest_builder)."""
     seal = rules.seal
     rules.scores = scores(rules)
-    rules.phase = PHASE_OVER
+    rules.phase = Phase.OVER
     rules.to_act = None
     rules.end_reason = reason
     rules.collapse = collapse
@@ -255,7 +247,7 @@ def _start_turn(rules: Rules, seat: int, events: list) -> None:
         return
     rules.turn = candidate
     rules.to_act = candidate
-    rules.context = CONTEXT_TURN
+    rules.context = Context.TURN
     rules.built = False
     rules.turn_colour = None
     rules.touched = None
@@ -267,11 +259,11 @@ def _start_turn(rules: Rules, seat: int, events: list) -> None:
     if rules.neutral is not None:
         has_neutral = bool(_movable(rules, candidate, [rules.neutral]))
         rules.step = "neutral" if has_neutral else "own"
-    rules.phase = PHASE_MOVE
+    rules.phase = Phase.MOVE
     if len(rules.seats) == 2:
         colours = [c for c in _seat_colours_of(rules, candidate) if _movable(rules, candidate, [c])]
         if colours:
-            rules.phase = PHASE_CHOOSE_COLOUR
+            rules.phase = Phase.CHOOSE_COLOUR
 
 
 def _end_turn(rules: Rules, events: list, passed: bool = False) -> None:
@@ -284,8 +276,8 @@ def _end_turn(rules: Rules, events: list, passed: bool = False) -> None:
 def _own_step(rules: Rules, events: list) -> None:
     """3 players: after the neutral move, the builder moves one of their own columns."""
     rules.step = "own"
-    rules.phase = PHASE_MOVE
-    rules.context = CONTEXT_TURN
+    rules.phase = Phase.MOVE
+    rules.context = Context.TURN
     rules.to_act = rules.turn
     rules.touched = None
     rules.touch_load = None
@@ -299,17 +291,17 @@ def _may_pass(rules: Rules) -> bool:
     """Passing is a choice where the French text says "peut" (may): asking for a platform
     when it is one's only move, removing a protester's column, laying the platform."""
     phase = rules.phase
-    if phase == PHASE_PENALTY and _polish_protest(rules):
+    if phase == Phase.PENALTY and _polish_protest(rules):
         return False  # Polish text: the builder "usuwa" (removes) one: not a choice
-    if phase == PHASE_LAY:
+    if phase == Phase.LAY:
         # French record: the unchallenged claimant "peut placer" (may lay) the platform;
         # the Polish text: the builder "kładzie" (lays) it. Either way, a platform that
         # cannot rest on 3 columns is not laid and the turn passes.
         return not (_polish_protest(rules) and lay_possible(rules))
-    if phase in (PHASE_PENALTY, PHASE_REWARD):
+    if phase in (Phase.PENALTY, Phase.REWARD):
         return True
-    if phase not in (PHASE_MOVE, PHASE_CHOOSE_COLOUR) or rules.context != CONTEXT_TURN:
+    if phase not in (Phase.MOVE, Phase.CHOOSE_COLOUR) or rules.context != Context.TURN:
         return False
-    if phase == PHASE_CHOOSE_COLOUR:
+    if phase == Phase.CHOOSE_COLOUR:
         return False  # a colour with a movable column exists, or the phase would be move
     return not _context_movable(rules) and _can_ask_platform(rules)
