@@ -6,7 +6,7 @@ the page draws (a player's action) and without (the bots' looks ahead, self-play
 engine side is what the engine does each step: `Scene.run` (driving the hand, stepping,
 reading the poses, checking for a collapse every frame, the still test, recording the
 poses), summed over every motion of the action. The frames the page draws are then built
-from the recorded poses (`villa._frames_from`: every piece a body carries, in 3-D, rounded,
+from the recorded poses (`villa.frames_from`: every piece a body carries, in 3-D, rounded,
 only what changed); they are timed too and printed as a second ratio, beside the first. The
 plain side is a pymunk user's loop over a copy of the very space the engine built (taken
 just before its first step): the same bodies, shapes and joints, the hand's velocity set
@@ -144,9 +144,9 @@ def _plain(captured: Motion) -> tuple[float, bool]:
 
 def _engine(action) -> tuple[float, float, float]:
     """CPU seconds of the engine's motion (`Scene.run`), of the page's frames built from it
-    (`villa._frames_from`), and of the whole action."""
+    (`villa.frames_from`), and of the whole action."""
     spent = {"run": 0.0, "frames": 0.0}
-    real_run, real_frames = motion.Scene.run, villa._frames_from
+    real_run, real_frames = motion.Scene.run, villa.frames_from
 
     def timed(part, real):
         def call(*args, **kwargs):
@@ -158,13 +158,13 @@ def _engine(action) -> tuple[float, float, float]:
         return call
 
     motion.Scene.run = timed("run", real_run)
-    villa._frames_from = timed("frames", real_frames)
+    villa.frames_from = timed("frames", real_frames)
     try:
         start = clock()
         action()
         whole = clock() - start
     finally:
-        motion.Scene.run, villa._frames_from = real_run, real_frames
+        motion.Scene.run, villa.frames_from = real_run, real_frames
     return spent["run"], spent["frames"], whole
 
 

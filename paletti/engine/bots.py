@@ -131,7 +131,7 @@ def choose_action(state: State, level: str, rng: random.Random) -> dict:
     if level == "easy":
         action = _easy(state, actions, rng)
     else:
-        action = _Careful(state, actions, rng, hand).choose()
+        action = Careful(state, actions, rng, hand).choose()
         if action["type"] == "pull":
             hand = _minding_the_load(state, action["column"], hand)
     return _with_gesture(action, hand)
@@ -257,10 +257,11 @@ def _easy(state: State, actions: list[dict], rng: random.Random) -> dict:
 
 
 def columns_colour(rules: Rules, column_id: int) -> str:
+    """The colour of a column."""
     return rules.columns[column_id].colour
 
 
-class _Careful:
+class Careful:
     """One decision of the careful bot: look at the villa as a person does (how much a
     column bears, how near the villa is to tipping without it: the engine's 3-D statics),
     weigh safety against points and the seal."""

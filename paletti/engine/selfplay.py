@@ -7,7 +7,7 @@ import time
 from dataclasses import asdict, dataclass
 
 from .bots import choose_action
-from .pieces import COLUMNS, PLATFORM_COLOURS, PLATFORM_LENGTHS, PLATFORM_MASSES, Where
+from .pieces import COLUMNS, PLATFORM_COLOURS, PLATFORM_LENGTHS, PLATFORM_MASSES
 from .rules import Phase, Rules, apply_action, level_name, new_match
 from .store import load, snapshot, state_hash
 
@@ -65,7 +65,7 @@ def audit_margin(rules: Rules) -> float:
     reach beyond the load's centre: a top wholly under the board reaches its centre plus its
     radius; one that sticks out past the board's edge is sampled at 720 points round its
     rim, kept where they are under the board."""
-    columns = [c for c in rules.columns if c.where in (Where.BASE, Where.PLATFORM)]
+    columns = [c for c in rules.columns if c.in_play]
     laid = [p for p in rules.platforms if p.x is not None]
     rim = [(math.cos(k * math.pi / 360), math.sin(k * math.pi / 360)) for k in range(720)]
     worst = math.inf

@@ -84,10 +84,6 @@ def platform_y(index: int) -> float:
     )
 
 
-def _in_play(column: Column) -> bool:
-    return column.where in (Where.BASE, Where.PLATFORM)
-
-
 def column_bottom(rules: Rules, column: Column) -> float:
     """Height of a standing column's foot: its platform's top, or the top of the column
     it is set on."""
@@ -109,7 +105,7 @@ def sync_rest(rules: Rules) -> None:
     """Derive every piece's drawn poses from its place: "pose" (front view: x, y, angle)
     and "side" (side view: z, y, angle), and the depth row the page shows ("lane")."""
     for column in rules.columns:
-        if not _in_play(column):
+        if not column.in_play:
             column.pose = column.side = None
             continue
         y = column_bottom(rules, column) + COLUMN_HEIGHT / 2
@@ -148,7 +144,7 @@ def pieces_of(rules: Rules, without: set[int] = frozenset()):
             c.on,
         )
         for c in rules.columns
-        if _in_play(c) and c.id not in without
+        if c.in_play and c.id not in without
     ]
     platforms = [
         statics.Platform(
@@ -194,7 +190,7 @@ class Outcome:
 # -- frames ---------------------------------------------------------------------------
 
 
-def _frames_from(run, plane: Plane, members: dict, rules_pieces: dict, t0: float) -> list:
+def frames_from(run, plane: Plane, members: dict, rules_pieces: dict, t0: float) -> list:
     """Frames of a planar run as the page draws them: per body, its front pose
     [x, y, angle] and its side pose [z, y, angle].
 
@@ -248,7 +244,7 @@ def _frames_from(run, plane: Plane, members: dict, rules_pieces: dict, t0: float
 def _rest_places(rules: Rules) -> dict:
     places = {}
     for c in rules.columns:
-        if _in_play(c) or c.where == Where.HAND:
+        if c.in_play or c.where == Where.HAND:
             places[column_key(c.id)] = (c.x, c.z)
     for p in rules.platforms:
         if p.x is not None:
@@ -295,7 +291,7 @@ def fall(
         failing = weakest
     base_from, base_to = _square_extent(plane, 0.0, 0.0, HALF_BASE)
     scene = Scene(base_from, base_to, BASE_TOP)
-    in_play = [c for c in rules.columns if _in_play(c)]
+    in_play = [c for c in rules.columns if c.in_play]
     failing_keys = set()
     if failing is not None:
         failing_keys = _assembly_keys(rules, failing.piece)
@@ -321,7 +317,7 @@ def fall(
         scene.add(piece)
     run = scene.run(FALL_TIME, record=record)
     places = _rest_places(rules)
-    frames = _frames_from(run, plane, {}, places, t0) if record else []
+    frames = frames_from(run, plane, {}, places, t0) if record else []
     # Where everything ended: written back, with the tilt each body came to rest with.
     for column in in_play:
         key = column_key(column.id)
@@ -383,14 +379,14 @@ def _assembly_keys(rules: Rules, piece: str) -> set[str]:
         keys = {
             platform_key(p.index) for p in rules.platforms if p.x is not None and p.index >= index
         }
-        keys |= {column_key(c.id) for c in rules.columns if _in_play(c) and c.level > index}
+        keys |= {column_key(c.id) for c in rules.columns if c.in_play and c.level > index}
         return keys
     keys = {piece}
     changed = True
     while changed:
         changed = False
         for c in rules.columns:
-            if _in_play(c) and c.on is not None and column_key(c.on) in keys:
+            if c.in_play and c.on is not None and column_key(c.on) in keys:
                 key = column_key(c.id)
                 if key not in keys:
                     keys.add(key)
@@ -467,7 +463,7 @@ def _beside(rules: Rules, column: Column) -> list[tuple[Column, float, float, fl
         (other, other.x - column.x, other.z - column.z, radius(other.id))
         for other in rules.columns
         if other.id != column.id
-        and _in_play(other)
+        and other.in_play
         and other.on is None
         and other.level == column.level
     ]
@@ -500,7 +496,7 @@ def _displacement(contact) -> float:
     return math.hypot(*amount) if kind == "graze" else amount
 
 
-def _exit(rules: Rules, column: Column, above: Platform) -> tuple[tuple[float, float], float]:
+def way_out(rules: Rules, column: Column, above: Platform) -> tuple[tuple[float, float], float]:
     """The way a builder draws the column out from under the platform above: of
     EXIT_DIRECTIONS directions, the one along which it would push its neighbours least
     (judged by eye, with EYE_CLEARANCE of room), then the shortest; and how far the
@@ -530,9 +526,9 @@ def pushed_on_the_way_out(rules: Rules, column_id: int, room: float) -> float:
     if level >= rules.laid:
         return 0.0
     above = rules.platforms[level]
-    if above.x is None or not _under(above, column):
+    if above.x is None or not reaches_under(above, column):
         return 0.0
-    direction, distance = _exit(rules, column, above)
+    direction, distance = way_out(rules, column, above)
     met = _met(rules, column, direction, distance, room)
     return sum(_displacement(contact) for _, contact in met)
 
@@ -550,7 +546,8 @@ def _off_its_board(rules: Rules, column: Column, direction, push: float) -> bool
     return abs(x - cx) > limit or abs(z - cz) > limit
 
 
-def _under(platform: Platform, column: Column) -> bool:
+def reaches_under(platform: Platform, column: Column) -> bool:
+    """Whether the column's top reaches under the platform (seen from above)."""
     half = PLATFORM_LENGTHS[platform.index] / 2
     r = radius(column.id)
     return abs(column.x - platform.x) < half + r and abs(column.z - platform.z) < half + r
@@ -567,7 +564,7 @@ def pull(
     above = None
     if level < rules.laid:
         candidate = rules.platforms[level]
-        if candidate.x is not None and _under(candidate, column):
+        if candidate.x is not None and reaches_under(candidate, column):
             above = candidate
     key = column_key(column_id)
     places = _rest_places(rules)
@@ -582,7 +579,7 @@ def pull(
         out.frames = frames + out.frames
         return out
 
-    (dx, dz), distance = _exit(rules, column, above)
+    (dx, dz), distance = way_out(rules, column, above)
     plane = Plane(column.x, column.z, dx, dz)
     index = above.index
     below_top = BASE_TOP + level * STOREY
@@ -593,7 +590,7 @@ def pull(
         lo, hi = _square_extent(plane, under.x, under.z, PLATFORM_LENGTHS[level - 1] / 2)
         scene.add_static_board(lo, hi, below_top, PLATFORM_THICKNESS)
     # The platform above with everything it carries, as one rigid body.
-    carried = [c for c in rules.columns if _in_play(c) and c.level > level]
+    carried = [c for c in rules.columns if c.in_play and c.level > level]
     lumps, members = [], [(platform_key(index), None, None)]
     total = PLATFORM_MASSES[index]
     above_y = platform_y(index)
@@ -624,11 +621,11 @@ def pull(
     supports = [
         c
         for c in rules.columns
-        if _in_play(c)
+        if c.in_play
         and c.level == level
         and c.id != column_id
         and c.on is None
-        and _under(above, c)
+        and reaches_under(above, c)
     ]
     # The neighbours the column or the hand meets on the way out: the hand's spread to the
     # side is as wide as its waver (hands.py); they are pushed along if met.
@@ -727,7 +724,7 @@ def pull(
     scene.tracking = False
     run = scene.run(duration + SETTLE_TIME, record=record, watch=watch, drive=drive)
     group = {platform_key(index): members}
-    frames = _frames_from(run, plane, group, places, 0.0) if record else []
+    frames = frames_from(run, plane, group, places, 0.0) if record else []
     if state["caught"] and not run.collapsed:
         # Rule 1 asks the platforms back in their places, and an interrupted build puts
         # the column back where it was taken: nothing has moved.
@@ -808,7 +805,7 @@ def _assembly_parts(rules: Rules, index: int) -> list[catch.Part]:
         y = platform_y(platform.index)
         parts.append((PLATFORM_MASSES[platform.index], platform.x, platform.z, y, own))
     for column in rules.columns:
-        if not _in_play(column) or column.level <= index:
+        if not column.in_play or column.level <= index:
             continue
         own = (COLUMNS[column.id].width ** 2 + COLUMN_HEIGHT**2) / 12.0
         y = column_bottom(rules, column) + COLUMN_HEIGHT / 2
@@ -882,7 +879,7 @@ def tilting(rules: Rules, index: int, tilt: tuple | None, plane: Plane) -> dict:
     # Every piece above that may rest at an interface (`settle_after` checks those that do).
     keys = [platform_key(p.index) for p in rules.platforms if p.x is not None]
     keys = [k for k in keys if int(k[1:]) > index]
-    keys += [column_key(c.id) for c in rules.columns if _in_play(c) and c.level > index]
+    keys += [column_key(c.id) for c in rules.columns if c.in_play and c.level > index]
     for key in keys:
         height = load_height(rules, key)
         for angle in tilt:
@@ -1066,7 +1063,7 @@ def place(
     riders = [
         c
         for c in rules.columns
-        if _in_play(c) and c.level == rules.laid and c.id != column_id and c.id not in stack_ids
+        if c.in_play and c.level == rules.laid and c.id != column_id and c.id not in stack_ids
     ]
     lumps, members = [], [(platform_key(top), None, None)]
     for c in riders:
@@ -1089,7 +1086,7 @@ def place(
     supports = [
         c
         for c in rules.columns
-        if _in_play(c) and c.level == top and c.on is None and _under(platform, c)
+        if c.in_play and c.level == top and c.on is None and reaches_under(platform, c)
     ]
     for c in supports:
         scene.add(_column_piece(rules, plane, c))
@@ -1116,7 +1113,7 @@ def place(
     # How far the jolt swings the platform's loaded centre is followed (`_jolted`).
     scene.tracked = {platform_key(top)}
     run = scene.run(SETTLE_TIME, record=record, watch=watch, drive=drive)
-    frames = _frames_from(run, plane, {platform_key(top): members}, places, t0) if record else []
+    frames = frames_from(run, plane, {platform_key(top): members}, places, t0) if record else []
     moved = supports + stack + [column]
     # What holds the villa up: the top platform and the columns under it. Columns on the
     # top platform (the one set down, those beside it, a stack on red) hold up nothing.

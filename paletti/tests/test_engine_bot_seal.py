@@ -13,7 +13,7 @@ from paletti.tests.conftest import Table
 
 def _every_pull_looks(monkeypatch, risk):
     """Every pull looks `risk` risky, whatever the column: the choice is the seal's."""
-    monkeypatch.setattr(bots._Careful, "pull_risk", lambda self, state, column, felt=False: risk)
+    monkeypatch.setattr(bots.Careful, "pull_risk", lambda self, state, column, felt=False: risk)
 
 
 def _careful(table, seed=1):

@@ -28,7 +28,7 @@ def _risk_of_every_pull(monkeypatch, risk, felt_risk=None):
     def pull_risk(self, state, column, felt=False):
         return felt_risk if felt and felt_risk is not None else risk
 
-    monkeypatch.setattr(bots._Careful, "pull_risk", pull_risk)
+    monkeypatch.setattr(bots.Careful, "pull_risk", pull_risk)
 
 
 def test_a_careful_bot_protests_when_a_pull_looks_only_a_little_risky(claimed, monkeypatch):
@@ -177,7 +177,7 @@ def test_a_careful_bots_eye_may_take_a_villa_that_would_just_tip_for_one_that_st
     looks = []
     for k in range(400):
         match = new_match(k, 4, {"setup": setup})
-        looks.append(bots._Careful(match, [], random.Random(k), hand).pull_risk(match, 5))
+        looks.append(bots.Careful(match, [], random.Random(k), hand).pull_risk(match, 5))
     share = sum(math.isfinite(risk) for risk in looks) / len(looks)
     low, high = taken_for_standing
     assert low <= share <= high

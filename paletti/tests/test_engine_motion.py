@@ -164,7 +164,7 @@ def _pulls_from_play(seed: int, count: int) -> list[tuple[Rules, int]]:
             rules = state.rules.copy()
             column = rules.columns[action["column"]]
             above = rules.platforms[column.level] if column.level < 5 else None
-            if above is not None and above.x is not None and villa._under(above, column):
+            if above is not None and above.x is not None and villa.reaches_under(above, column):
                 found.append((rules, action["column"]))
         state = apply_action(state, action, record=False).state
     return found
@@ -187,7 +187,7 @@ def test_depth_is_no_different_from_width_a_villa_turned_a_quarter_falls_turned(
         if here.collapse:
             falls += 1
             column = rules.columns[column_id]
-            (dx, dz), _ = villa._exit(rules, column, rules.platforms[column.level])
+            (dx, dz), _ = villa.way_out(rules, column, rules.platforms[column.level])
             if math.isclose(abs(dx), abs(dz)):
                 # Drawn along a diagonal, the column had two ways out as free and as short;
                 # turned, the builder may take the other one, so only the fall is compared.

@@ -6,7 +6,7 @@ import pytest
 
 from paletti.engine import IllegalAction, apply_action, legal_actions, new_match, state_to_json
 from paletti.engine.rules import LAY_GRID, Collapse, Seal, lay_problem, scores
-from paletti.engine.rules.turns import _finish, _start_turn, _update_seal
+from paletti.engine.rules.turns import finish, start_turn, update_seal
 
 
 def _collapse(by):
@@ -256,14 +256,14 @@ def _seal_rules(points_by_seat, holder=None, previous=None, started=True):
 
 def test_seal_race_starts_on_green_not_blue():
     rules = _seal_rules([2, 0, 0, 0], started=False)
-    _update_seal(rules, [])
+    update_seal(rules, [])
     assert rules.seal.to_json() == {"started": False, "holder": None, "previous": None}
     rules.laid = 2
     for column in rules.columns:
         if column.level == 1:
             column.level = 2
     events = []
-    _update_seal(rules, events)
+    update_seal(rules, events)
     assert rules.seal.started and rules.seal.holder == 0
     assert [e["code"] for e in events] == ["seal_race_started", "seal_taken"]
 
@@ -271,7 +271,7 @@ def test_seal_race_starts_on_green_not_blue():
 def test_seal_race_starts_on_blue_in_the_polish_reading():
     rules = _seal_rules([2, 0, 0, 0], started=False)
     rules.options.seal_start = "blue"
-    _update_seal(rules, [])
+    update_seal(rules, [])
     assert rules.seal.started and rules.seal.holder == 0
 
 
@@ -284,31 +284,31 @@ def test_only_the_top_level_scores():
 
 def test_seal_goes_to_the_leader_and_remembers_the_previous_holder():
     rules = _seal_rules([1, 3, 0, 0], holder=0)
-    _update_seal(rules, [])
+    update_seal(rules, [])
     assert rules.seal.holder == 1 and rules.seal.previous == 0
 
 
 def test_seal_tie_keeps_the_holder():
     rules = _seal_rules([2, 2, 0, 0], holder=0, previous=3)
-    _update_seal(rules, [])
+    update_seal(rules, [])
     assert rules.seal.to_json() == {"started": True, "holder": 0, "previous": 3}
     rules = _seal_rules([1, 2, 2, 0], holder=0, previous=3)
-    _update_seal(rules, [])
+    update_seal(rules, [])
     assert rules.seal.holder == 0
 
 
 def test_winner_is_the_seal_holder():
     rules = _seal_rules([0, 0, 0, 0], holder=2, previous=1)
-    _finish(rules, "no_moves", [])
+    finish(rules, "no_moves", [])
     assert rules.winner == 2 and rules.phase == "over" and rules.to_act is None
 
 
 def test_holder_who_causes_the_collapse_hands_the_win_to_the_previous_holder():
     rules = _seal_rules([0, 0, 0, 0], holder=2, previous=1)
-    _finish(rules, "collapse", [], _collapse(2))
+    finish(rules, "collapse", [], _collapse(2))
     assert rules.winner == 1
     rules = _seal_rules([0, 0, 0, 0], holder=2, previous=1)
-    _finish(rules, "collapse", [], _collapse(3))
+    finish(rules, "collapse", [], _collapse(3))
     assert rules.winner == 2
 
 
@@ -316,17 +316,17 @@ def test_before_the_race_whoever_built_highest_wins_not_who_brought_it_down():
     # Seat 0 brings the villa down; seat 2 has the most points on the top level.
     rules = _seal_rules([3, 1, 2, 0], started=False)
     events = []
-    _finish(rules, "collapse", events, _collapse(0))
+    finish(rules, "collapse", events, _collapse(0))
     assert rules.winner == 2
     assert rules.outcome == events[-1]["outcome"] == "highest_builder"
 
 
 def test_between_equal_builders_the_first_after_the_culprit_clockwise_wins():
     rules = _seal_rules([0, 1, 0, 1], started=False)
-    _finish(rules, "collapse", [], _collapse(2))
+    finish(rules, "collapse", [], _collapse(2))
     assert rules.winner == 3
     rules = _seal_rules([0, 1, 0, 1], started=False)
-    _finish(rules, "collapse", [], _collapse(3))
+    finish(rules, "collapse", [], _collapse(3))
     assert rules.winner == 1
 
 
@@ -340,7 +340,7 @@ def test_a_column_higher_up_outweighs_more_points_lower_down():
     thick.where = "platform"
     thin.level = 2
     thin.where = "platform"
-    _finish(rules, "collapse", [], _collapse(0))
+    finish(rules, "collapse", [], _collapse(0))
     assert rules.winner == 3
 
 
@@ -358,7 +358,7 @@ def test_a_column_higher_up_outweighs_more_points_lower_down():
 def test_every_end_names_a_winner_and_says_why(holder, previous, by, winner, outcome):
     rules = _seal_rules([1, 3, 2, 0], holder=holder, previous=previous)
     events = []
-    _finish(rules, "collapse", events, _collapse(by))
+    finish(rules, "collapse", events, _collapse(by))
     assert (rules.winner, rules.outcome) == (winner, outcome)
     assert events[-1]["outcome"] == outcome
     assert rules.winner != by or outcome == "seal_holder"
@@ -370,7 +370,7 @@ def test_game_ends_when_nobody_can_place_a_column_or_a_platform():
         column.locked = True
     rules.laid = 5  # and no platform is left to ask for
     events = []
-    _start_turn(rules, 0, events)
+    start_turn(rules, 0, events)
     assert rules.phase == "over" and rules.end_reason == "no_moves"
     assert rules.winner == 3
     assert [e["code"] for e in events].count("player_skipped") == 4
@@ -379,7 +379,7 @@ def test_game_ends_when_nobody_can_place_a_column_or_a_platform():
 def test_nothing_is_accepted_after_the_end(table):
     state = table.state
     rules = copy.deepcopy(state.rules)
-    _finish(rules, "no_moves", [])
+    finish(rules, "no_moves", [])
     over = type(state)(rules)
     assert legal_actions(over) == []
     with pytest.raises(IllegalAction) as error:
@@ -538,7 +538,7 @@ def test_the_seal_passes_to_the_first_column_on_a_later_platform():
     first.level = 3
     first.where = "platform"
     events = []
-    _update_seal(rules, events)
+    update_seal(rules, events)
     assert rules.seal.to_json() == {"started": True, "holder": 3, "previous": 1}
     assert [e["code"] for e in events] == ["seal_taken"]
 

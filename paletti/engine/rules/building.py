@@ -9,17 +9,17 @@ from ..hands import (
 )
 from ..pieces import LANE_DEPTH, PLATFORM_COLOURS, RED, Where
 from ..villa import column_key
-from .claims import _protest_failed, _protest_succeeded
+from .claims import protest_failed, protest_succeeded
 from .context import (
     PLACE_ANIMATION_TIME,
     ActionContext,
-    _collapse_event,
-    _gesture,
-    _last_time,
-    _need_phase,
-    _scripted_frames,
+    collapse_event,
+    gesture_from,
+    last_time,
+    need_phase,
+    scripted_frames,
 )
-from .positions import _resting_problem, placement_problem, placement_range, stack_top
+from .positions import placement_problem, placement_range, resting_problem, stack_top
 from .state import (
     Column,
     Context,
@@ -28,51 +28,50 @@ from .state import (
     Origin,
     Phase,
     Rules,
-    _event,
-    _in_play,
-    _refuse,
-    _seat_colours_of,
-    _top_index,
+    colours_of,
+    event,
+    refuse,
+    top_index,
 )
-from .turns import _context_movable, _end_turn, _may_place, _movable, _own_step
+from .turns import context_movable, end_turn, may_place, movable, own_step
 
 
 def _do_choose_colour(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, Phase.CHOOSE_COLOUR)
+    need_phase(rules, Phase.CHOOSE_COLOUR)
     colour = action.get("colour")
-    if colour not in _seat_colours_of(rules, seat):
-        _refuse("not_your_colour", "Choose one of your own two colours.")
-    if not _movable(rules, seat, [colour]):
-        _refuse("colour_blocked", "None of the columns of that colour can be moved.")
+    if colour not in colours_of(rules, seat):
+        refuse("not_your_colour", "Choose one of your own two colours.")
+    if not movable(rules, seat, [colour]):
+        refuse("colour_blocked", "None of the columns of that colour can be moved.")
     rules.turn_colour = colour
     rules.phase = Phase.MOVE
-    ctx.events.append(_event("colour_chosen", f"Playing {colour} this turn.", colour=colour))
+    ctx.events.append(event("colour_chosen", f"Playing {colour} this turn.", colour=colour))
 
 
 def _do_touch(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, Phase.MOVE)
+    need_phase(rules, Phase.MOVE)
     column_id = action["column"]
     column = rules.columns[column_id]
-    if column_id not in _context_movable(rules):
-        _refuse(*_touch_problem(rules, column, seat))
+    if column_id not in context_movable(rules):
+        refuse(*_touch_problem(rules, column, seat))
     # The load is rounded once, here: every place that shows it shows this figure.
     load = int(round(villa.column_load(rules, column_id)))
     rules.phase = Phase.TOUCHED
     rules.touched = column_id
     rules.touch_load = load
-    ctx.events.append(_event("touched", f"The column bears {load} g.", column=column_id, load=load))
+    ctx.events.append(event("touched", f"The column bears {load} g.", column=column_id, load=load))
 
 
 def _touch_problem(rules: Rules, column: Column, seat: int) -> tuple[str, str]:
-    if not _in_play(column):
+    if not column.in_play:
         return "column_out", "That column is out of the game."
     if column.level >= rules.laid:
         return "top_level", "Columns on the top platform may not be moved."
     if column.locked:
         return "locked", "That column was touched and put back; it is locked for the game."
-    if not _may_place(rules, seat):
+    if not may_place(rules, seat):
         return "own_platform", "You may not place a column on the platform you laid."
     if column.colour == rules.neutral and rules.context != Context.CLAIM_PROTEST:
         if rules.context == Context.TURN and rules.step != "neutral":
@@ -87,11 +86,11 @@ def _touch_problem(rules: Rules, column: Column, seat: int) -> tuple[str, str]:
 
 def _do_pull(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, Phase.TOUCHED)
+    need_phase(rules, Phase.TOUCHED)
     column_id = action.get("column", rules.touched)
     if column_id != rules.touched:
-        _refuse("not_touched", "Only the column you touched may be pulled.")
-    gesture = _gesture(action, PULL_SPEED_DEFAULT)
+        refuse("not_touched", "Only the column you touched may be pulled.")
+    gesture = gesture_from(action, PULL_SPEED_DEFAULT)
     column = rules.columns[column_id]
     rules.holding = Holding(
         column=column_id,
@@ -101,13 +100,13 @@ def _do_pull(ctx: ActionContext, seat: int, action: dict) -> None:
     collapse = ctx.moved(outcome)
     column.leave(Where.HAND)
     if collapse:
-        _collapse_event(rules, collapse, seat, ctx.events)
+        collapse_event(rules, collapse, seat, ctx.events)
         return
     if outcome.caught:
         # The platform came to rest on the steadying hand as the column came clear: the
         # builder interrupted the build (villa.pull), and the column goes back, locked.
         ctx.events.append(
-            _event(
+            event(
                 "pull_failed",
                 "The platform settled onto the steadying hand as the column came out: the "
                 "build is interrupted.",
@@ -121,7 +120,7 @@ def _do_pull(ctx: ActionContext, seat: int, action: dict) -> None:
         # The hand felt a neighbour move and stopped: the build is interrupted and the
         # column goes back; the neighbour stays where it went (villa.pull).
         ctx.events.append(
-            _event(
+            event(
                 "pull_failed",
                 "The column pushed another column and the builder stopped: the build is "
                 "interrupted; the other column stays where it went.",
@@ -134,7 +133,7 @@ def _do_pull(ctx: ActionContext, seat: int, action: dict) -> None:
         return
     if outcome.knocked:
         ctx.events.append(
-            _event(
+            event(
                 "knocked",
                 "The column moved another column on its way out; it stays where it went.",
                 column=column_id,
@@ -145,7 +144,7 @@ def _do_pull(ctx: ActionContext, seat: int, action: dict) -> None:
     rules.touched = None
     rules.touch_load = None
     ctx.events.append(
-        _event("pulled", "The column is out and the villa still stands.", column=column_id)
+        event("pulled", "The column is out and the villa still stands.", column=column_id)
     )
 
 
@@ -162,22 +161,22 @@ def _place_spot(rules: Rules, action: dict) -> tuple[float, float]:
 
 def _do_place(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, Phase.HOLDING)
+    need_phase(rules, Phase.HOLDING)
     column_id = rules.holding.column
     if action.get("column", column_id) != column_id:
-        _refuse("not_holding", "You can only place the column you hold.")
+        refuse("not_holding", "You can only place the column you hold.")
     x, z = _place_spot(rules, action)
     problem = placement_problem(rules, column_id, x, z)
     if problem:
-        _refuse(*problem)
-    gesture = _gesture(action, PLACE_SPEED_DEFAULT)
+        refuse(*problem)
+    gesture = gesture_from(action, PLACE_SPEED_DEFAULT)
     if ctx.tremor:
         # The tremor comes from the match seed and the action's index, so replays agree.
         rng = random.Random(f"{rules.seed}:tremor:{rules.actions}")  # noqa: S311
         sigma = rules.options.tremor
         x += rng.gauss(0.0, sigma)
         z += rng.gauss(0.0, sigma)
-    top = _top_index(rules)
+    top = top_index(rules)
     on = stack_top(rules, column_id, x, z) if top == RED else None
     chance = ctx.hand() if ctx.chance else None
     outcome = villa.place(rules, column_id, x, z, on, gesture, chance, record=ctx.record)
@@ -186,7 +185,7 @@ def _do_place(ctx: ActionContext, seat: int, action: dict) -> None:
         key = column_key(column_id)
         pose, side = first["poses"].get(key), first["side"].get(key)
         if pose and side:
-            lead = _scripted_frames(key, pose, side)
+            lead = scripted_frames(key, pose, side)
             for frame in outcome.frames:
                 frame["t"] = round(frame["t"] + PLACE_ANIMATION_TIME, 3)
             outcome.frames = lead + outcome.frames
@@ -199,7 +198,7 @@ def _do_place(ctx: ActionContext, seat: int, action: dict) -> None:
         ctx.steps += outcome.steps
         ctx.frames.extend(outcome.frames)
         ctx.events.append(
-            _event(
+            event(
                 "placement_failed",
                 "The column fell over: the build has failed.",
                 column=column_id,
@@ -212,24 +211,22 @@ def _do_place(ctx: ActionContext, seat: int, action: dict) -> None:
         return
     collapse = ctx.moved(outcome)
     if collapse:
-        _collapse_event(rules, collapse, seat, ctx.events)
+        collapse_event(rules, collapse, seat, ctx.events)
         return
-    broken = _resting_problem(rules, column_id)
+    broken = resting_problem(rules, column_id)
     if broken:
         # Where the hand actually put it breaks rule 3 or 8: the build is given up.
-        ctx.events.append(
-            _event("placement_failed", broken[1], column=column_id, problem=broken[0])
-        )
+        ctx.events.append(event("placement_failed", broken[1], column=column_id, problem=broken[0]))
         _give_up_build(ctx, seat, column_id, holding)
         return
     # Where it now stands may be too much for the villa: the statics decide.
-    collapse = ctx.moved(villa.settle_after(rules, record=ctx.record, t0=_last_time(ctx.frames)))
+    collapse = ctx.moved(villa.settle_after(rules, record=ctx.record, t0=last_time(ctx.frames)))
     if collapse:
-        _collapse_event(rules, collapse, seat, ctx.events)
+        collapse_event(rules, collapse, seat, ctx.events)
         return
     rules.built = True
     ctx.events.append(
-        _event(
+        event(
             "placed",
             f"The column stands on the {PLATFORM_COLOURS[top]} platform.",
             column=column_id,
@@ -238,28 +235,28 @@ def _do_place(ctx: ActionContext, seat: int, action: dict) -> None:
     )
     context = rules.context
     if context == Context.CLAIM_PROTEST:
-        _protest_succeeded(ctx, column_id)
+        protest_succeeded(ctx, column_id)
     elif context == Context.NEUTRAL_PROTEST:
         ctx.events.append(
-            _event(
+            event(
                 "neutral_protest_upheld",
                 "The protest is upheld: the builder loses their own move.",
                 seat=rules.turn,
             )
         )
-        _end_turn(rules, ctx.events)
+        end_turn(rules, ctx.events)
     elif rules.step == "neutral":
-        _own_step(rules, ctx.events)
+        own_step(rules, ctx.events)
     else:
-        _end_turn(rules, ctx.events)
+        end_turn(rules, ctx.events)
 
 
 def _do_abort(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, Phase.TOUCHED, Phase.HOLDING)
+    need_phase(rules, Phase.TOUCHED, Phase.HOLDING)
     column_id = rules.touched if rules.phase == Phase.TOUCHED else rules.holding.column
     if action.get("column", column_id) != column_id:
-        _refuse("not_touched", "Only the column you touched can be put back.")
+        refuse("not_touched", "Only the column you touched can be put back.")
     _give_up_build(ctx, seat, column_id, rules.holding)
 
 
@@ -276,20 +273,18 @@ def _give_up_build(ctx: ActionContext, seat: int, column_id: int, holding: Holdi
         villa.sync_rest(rules)
         if ctx.record:
             key = column_key(column_id)
-            ctx.frames.extend(_scripted_frames(key, column.pose, column.side))
-        collapse = ctx.moved(
-            villa.settle_after(rules, record=ctx.record, t0=_last_time(ctx.frames))
-        )
+            ctx.frames.extend(scripted_frames(key, column.pose, column.side))
+        collapse = ctx.moved(villa.settle_after(rules, record=ctx.record, t0=last_time(ctx.frames)))
         if collapse:
             column.locked = locks
-            _collapse_event(rules, collapse, seat, ctx.events)
+            collapse_event(rules, collapse, seat, ctx.events)
             return
     column.locked = locks
     rules.touched = None
     rules.touch_load = None
     rules.holding = None
     ctx.events.append(
-        _event(
+        event(
             "aborted",
             "The column goes back and is locked for the rest of the game."
             if locks
@@ -300,14 +295,14 @@ def _give_up_build(ctx: ActionContext, seat: int, column_id: int, holding: Holdi
     )
     context = rules.context
     if context == Context.CLAIM_PROTEST:
-        _protest_failed(ctx)
+        protest_failed(ctx)
     elif context == Context.NEUTRAL_PROTEST:
         ctx.events.append(
-            _event(
+            event(
                 "neutral_protest_failed", "The protest fails: the builder moves their own column."
             )
         )
-        _own_step(rules, ctx.events)
+        own_step(rules, ctx.events)
     elif rules.step == "neutral":
         others = [(rules.turn + k) % len(rules.seats) for k in range(1, len(rules.seats))]
         rules.phase = Phase.NEUTRAL_PROTEST
@@ -316,4 +311,14 @@ def _give_up_build(ctx: ActionContext, seat: int, column_id: int, holding: Holdi
         )
         rules.to_act = others[0]
     else:
-        _end_turn(rules, ctx.events)
+        end_turn(rules, ctx.events)
+
+
+# The actions of a build, by type (play.py applies them).
+HANDLERS = {
+    "choose_colour": _do_choose_colour,
+    "touch": _do_touch,
+    "pull": _do_pull,
+    "place": _do_place,
+    "abort": _do_abort,
+}

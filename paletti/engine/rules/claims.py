@@ -8,10 +8,10 @@ from ..villa import column_key
 from .context import (
     FRAME_TIME,
     ActionContext,
-    _collapse_event,
-    _gesture,
-    _last_time,
-    _need_phase,
+    collapse_event,
+    gesture_from,
+    last_time,
+    need_phase,
 )
 from .lays import lay_possible
 from .state import (
@@ -19,23 +19,25 @@ from .state import (
     Context,
     Phase,
     Rules,
-    _event,
-    _in_play,
-    _polish_protest,
-    _refuse,
-    _seat_colours_of,
+    colours_of,
+    event,
+    polish_protest,
+    refuse,
 )
-from .turns import _end_turn, _may_pass, _own_step, _protest_possible
+from .turns import end_turn, may_pass, own_step, protest_possible
 
 
-def _protest_succeeded(ctx: ActionContext, column_id: int) -> None:
+def protest_succeeded(ctx: ActionContext, column_id: int) -> None:
+    """The protester placed one of the claimant's columns (the Polish text: any column from
+    under the top platform): the claim was wrong. French record: the column leaves the game,
+    no platform is laid and the turn passes; Polish text: the protester's reward."""
     rules = ctx.rules
-    if _polish_protest(rules):
+    if polish_protest(rules):
         # Polish text: the column stays where the protester put it, no platform is laid,
         # and the protester may remove any column from the game as a reward.
         protester = rules.claim.protester
         ctx.events.append(
-            _event(
+            event(
                 "protest_rewarded",
                 "The protest succeeds: no platform is laid, and the protester may remove "
                 "any column from the game.",
@@ -51,43 +53,46 @@ def _protest_succeeded(ctx: ActionContext, column_id: int) -> None:
         key = column_key(column_id)
         ctx.frames.append(
             {
-                "t": round(_last_time(ctx.frames) + FRAME_TIME, 3),
+                "t": round(last_time(ctx.frames) + FRAME_TIME, 3),
                 "poses": {key: None},
                 "side": {key: None},
             }
         )
     # Lifting a column off the top takes weight off it; the statics still decide.
-    collapse = ctx.moved(villa.settle_after(rules, record=ctx.record, t0=_last_time(ctx.frames)))
+    collapse = ctx.moved(villa.settle_after(rules, record=ctx.record, t0=last_time(ctx.frames)))
     ctx.events.append(
-        _event(
+        event(
             "protest_succeeded",
             "The protest succeeds: the column is removed from the game and no platform is laid.",
             column=column_id,
         )
     )
     if collapse:
-        _collapse_event(rules, collapse, rules.to_act, ctx.events)
+        collapse_event(rules, collapse, rules.to_act, ctx.events)
         return
-    _end_turn(rules, ctx.events)
+    end_turn(rules, ctx.events)
 
 
-def _protest_failed(ctx: ActionContext) -> None:
+def protest_failed(ctx: ActionContext) -> None:
+    """The protester put the column back: the claim stands. The claimant removes one of
+    the protester's columns, if one is left (the penalty), and may then lay the platform
+    (French record; the Polish text lays none after an objection)."""
     rules = ctx.rules
     claim = rules.claim
     ctx.events.append(
-        _event(
+        event(
             "protest_failed",
             "The protest fails: the claimant removes one of the protester's columns.",
             protester=claim.protester,
         )
     )
-    protester_colours = _seat_colours_of(rules, claim.protester)
-    if any(_in_play(c) and c.colour in protester_colours for c in rules.columns):
+    protester_colours = colours_of(rules, claim.protester)
+    if any(c.in_play and c.colour in protester_colours for c in rules.columns):
         rules.phase = Phase.PENALTY
         rules.to_act = claim.claimant
         rules.context = Context.TURN
-    elif _polish_protest(rules):
-        _end_turn(rules, ctx.events)  # no lay after an objection (Polish text)
+    elif polish_protest(rules):
+        end_turn(rules, ctx.events)  # no lay after an objection (Polish text)
     else:
         rules.phase = Phase.LAY
         rules.to_act = claim.claimant
@@ -96,18 +101,18 @@ def _protest_failed(ctx: ActionContext) -> None:
 
 def _do_ask_platform(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, Phase.MOVE, Phase.CHOOSE_COLOUR)
+    need_phase(rules, Phase.MOVE, Phase.CHOOSE_COLOUR)
     if rules.context != Context.TURN:
-        _refuse("wrong_phase", "Only the builder may ask for a new platform.")
+        refuse("wrong_phase", "Only the builder may ask for a new platform.")
     if rules.laid >= len(PLATFORM_COLOURS):
-        _refuse("no_platform_left", "All five platforms are already laid.")
+        refuse("no_platform_left", "All five platforms are already laid.")
     n = len(rules.seats)
     others = [(seat + k) % n for k in range(1, n)]
     rules.phase = Phase.CLAIM
     rules.claim = Claim(claimant=seat, asked=others)
     rules.to_act = others[0]
     ctx.events.append(
-        _event(
+        event(
             "platform_asked",
             f"{rules.seats[seat].name} asks to lay a new platform.",
             seat=seat,
@@ -117,9 +122,9 @@ def _do_ask_platform(ctx: ActionContext, seat: int, action: dict) -> None:
 
 def _do_protest(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, Phase.CLAIM, Phase.NEUTRAL_PROTEST)
-    if not _protest_possible(rules, seat):
-        _refuse("cannot_protest", "You have no column you could move to prove your protest.")
+    need_phase(rules, Phase.CLAIM, Phase.NEUTRAL_PROTEST)
+    if not protest_possible(rules, seat):
+        refuse("cannot_protest", "You have no column you could move to prove your protest.")
     name = rules.seats[seat].name
     if rules.phase == Phase.CLAIM:
         rules.claim.protester = seat
@@ -135,12 +140,12 @@ def _do_protest(ctx: ActionContext, seat: int, action: dict) -> None:
         rules.context = Context.NEUTRAL_PROTEST
         rules.to_act = seat
         text = f"{name} protests and must move a neutral column to the top."
-    ctx.events.append(_event("protest", text, seat=seat))
+    ctx.events.append(event("protest", text, seat=seat))
 
 
 def _do_decline(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, Phase.CLAIM, Phase.NEUTRAL_PROTEST)
+    need_phase(rules, Phase.CLAIM, Phase.NEUTRAL_PROTEST)
     answering = rules.claim if rules.phase == Phase.CLAIM else rules.neutral_protest
     asked = answering.asked
     asked.pop(0)
@@ -151,49 +156,49 @@ def _do_decline(ctx: ActionContext, seat: int, action: dict) -> None:
         rules.phase = Phase.LAY
         rules.to_act = rules.claim.claimant
         ctx.events.append(
-            _event("claim_unchallenged", "Nobody protests: the new platform may be laid.")
+            event("claim_unchallenged", "Nobody protests: the new platform may be laid.")
         )
     else:
         ctx.events.append(
-            _event("neutral_unchallenged", "Nobody protests: the builder moves their own column.")
+            event("neutral_unchallenged", "Nobody protests: the builder moves their own column.")
         )
-        _own_step(rules, ctx.events)
+        own_step(rules, ctx.events)
 
 
-def _removable(rules: Rules) -> list[int]:
+def removable(rules: Rules) -> list[int]:
     """Columns that may be removed from the game now: after a failed protest, the
     protester's; as the Polish text's reward for a successful protest, any in play."""
     if rules.phase == Phase.REWARD:
-        return [c.id for c in rules.columns if _in_play(c)]
-    colours = _seat_colours_of(rules, rules.claim.protester)
-    return [c.id for c in rules.columns if _in_play(c) and c.colour in colours]
+        return [c.id for c in rules.columns if c.in_play]
+    colours = colours_of(rules, rules.claim.protester)
+    return [c.id for c in rules.columns if c.in_play and c.colour in colours]
 
 
 def _do_remove_column(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, Phase.PENALTY, Phase.REWARD)
+    need_phase(rules, Phase.PENALTY, Phase.REWARD)
     column_id = action["column"]
     column = rules.columns[column_id]
-    if column_id not in _removable(rules):
+    if column_id not in removable(rules):
         if rules.phase == Phase.REWARD:
-            _refuse("column_out", "That column is out of the game.")
-        _refuse("not_protesters_column", "Remove one of the protester's columns still in play.")
-    gesture = _gesture(action, PULL_SPEED_DEFAULT)
+            refuse("column_out", "That column is out of the game.")
+        refuse("not_protesters_column", "Remove one of the protester's columns still in play.")
+    gesture = gesture_from(action, PULL_SPEED_DEFAULT)
     collapse = ctx.moved(villa.pull(rules, column_id, gesture, ctx.hand(), record=ctx.record))
     column.leave(Where.OUT)
     ctx.events.append(
-        _event("column_removed", "The column is removed from the game.", column=column_id)
+        event("column_removed", "The column is removed from the game.", column=column_id)
     )
     if collapse:
-        _collapse_event(rules, collapse, seat, ctx.events)
+        collapse_event(rules, collapse, seat, ctx.events)
         return
     if rules.phase == Phase.REWARD:
-        _end_turn(rules, ctx.events)
+        end_turn(rules, ctx.events)
         return
-    if _polish_protest(rules):
+    if polish_protest(rules):
         # Polish text: the platform is laid only if nobody objects ("Jeśli nie ma żadnych
         # zastrzeżeń"); after a failed protest the penalty ends the claimant's turn.
-        _end_turn(rules, ctx.events)
+        end_turn(rules, ctx.events)
         return
     rules.phase = Phase.LAY
     rules.to_act = rules.claim.claimant
@@ -201,15 +206,15 @@ def _do_remove_column(ctx: ActionContext, seat: int, action: dict) -> None:
 
 def _do_pass(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    if not _may_pass(rules):
+    if not may_pass(rules):
         if rules.phase in (Phase.MOVE, Phase.CHOOSE_COLOUR):
-            _refuse("must_act", "You can still move a column; passing is not allowed.")
-        _refuse("wrong_phase", f"That action is not possible now (phase: {rules.phase}).")
+            refuse("must_act", "You can still move a column; passing is not allowed.")
+        refuse("wrong_phase", f"That action is not possible now (phase: {rules.phase}).")
     name = rules.seats[seat].name
     phase = rules.phase
     if phase == Phase.PENALTY:
         ctx.events.append(
-            _event(
+            event(
                 "penalty_waived",
                 f"{name} removes none of the protester's columns.",
                 seat=seat,
@@ -219,26 +224,26 @@ def _do_pass(ctx: ActionContext, seat: int, action: dict) -> None:
         return
     if phase == Phase.REWARD:
         ctx.events.append(
-            _event("reward_waived", f"{name} removes no column from the game.", seat=seat)
+            event("reward_waived", f"{name} removes no column from the game.", seat=seat)
         )
-        _end_turn(rules, ctx.events)
+        end_turn(rules, ctx.events)
         return
     if phase == Phase.LAY:
         if lay_possible(rules):
-            event = _event(
+            told = event(
                 "platform_declined", f"{name} decides not to lay the new platform.", seat=seat
             )
         else:
-            event = _event(
+            told = event(
                 "platform_impossible",
                 "The platform cannot rest on 3 columns: the turn passes.",
                 seat=seat,
             )
-        ctx.events.append(event)
+        ctx.events.append(told)
         _turn_without_building(ctx)
         return
     ctx.events.append(
-        _event("passed", f"{name} passes rather than ask for a new platform.", seat=seat)
+        event("passed", f"{name} passes rather than ask for a new platform.", seat=seat)
     )
     _turn_without_building(ctx)
 
@@ -251,7 +256,17 @@ def _turn_without_building(ctx: ActionContext) -> None:
     whose neutral step moved a column (3 players) built something: it is no pass."""
     rules = ctx.rules
     if rules.built:
-        _end_turn(rules, ctx.events)
+        end_turn(rules, ctx.events)
         return
     rules.passes += 1
-    _end_turn(rules, ctx.events, passed=True)
+    end_turn(rules, ctx.events, passed=True)
+
+
+# The actions of claims, protests, penalties, rewards and passing, by type (play.py).
+HANDLERS = {
+    "ask_platform": _do_ask_platform,
+    "protest": _do_protest,
+    "decline": _do_decline,
+    "remove_column": _do_remove_column,
+    "pass": _do_pass,
+}

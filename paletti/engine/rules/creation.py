@@ -5,7 +5,7 @@ import random
 from .. import villa
 from ..pieces import COLUMN_COLOURS, COLUMNS, LANE_DEPTH, PLATFORM_COLOURS, Where
 from ..setup import SetupError, default_setup, random_setup, validate_setup
-from .context import ActionContext, _need_phase
+from .context import ActionContext, need_phase
 from .state import (
     READINGS,
     RULES_VERSION,
@@ -19,10 +19,10 @@ from .state import (
     Rules,
     Seat,
     State,
-    _event,
-    _refuse,
+    event,
+    refuse,
 )
-from .turns import _start_turn
+from .turns import start_turn
 
 
 def _seat_colours(n_players: int, youngest: int, rng: random.Random) -> tuple[list, str, int]:
@@ -147,7 +147,7 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
         rules.to_act = choosing.order[0]
         return State(rules)
     events: list = []
-    _start_turn(rules, first, events)
+    start_turn(rules, first, events)
     return State(rules)
 
 
@@ -177,15 +177,15 @@ def _do_take_colour(ctx: ActionContext, seat: int, action: dict) -> None:
     first; a last colour nobody has a choice over goes to its seat without asking, and with
     three players the colour left over is the neutral one."""
     rules = ctx.rules
-    _need_phase(rules, Phase.COLOURS)
+    need_phase(rules, Phase.COLOURS)
     colour = action.get("colour")
     left = colours_left(rules)
     if colour not in left:
-        _refuse("colour_taken", "That colour is already taken.")
+        refuse("colour_taken", "That colour is already taken.")
     choosing = rules.choosing
     rules.seats[seat].colours.append(colour)
     name = rules.seats[seat].name
-    ctx.events.append(_event("colour_taken", f"{name} takes {colour}.", seat=seat, colour=colour))
+    ctx.events.append(event("colour_taken", f"{name} takes {colour}.", seat=seat, colour=colour))
     last = choosing.order.pop(0)
     left.remove(colour)
     if len(left) == 1 and len(choosing.order) == 1:
@@ -193,7 +193,7 @@ def _do_take_colour(ctx: ActionContext, seat: int, action: dict) -> None:
         given = left.pop()
         rules.seats[last].colours.append(given)
         ctx.events.append(
-            _event(
+            event(
                 "colour_left_over",
                 f"{rules.seats[last].name} gets the last colour, {given}.",
                 seat=last,
@@ -207,7 +207,7 @@ def _do_take_colour(ctx: ActionContext, seat: int, action: dict) -> None:
     rules.choosing = None
     rules.neutral = left[0] if left else None
     rules.first_player = last
-    _start_turn(rules, last, ctx.events)
+    start_turn(rules, last, ctx.events)
 
 
 def _setup_place(column: dict) -> tuple[float, float]:
@@ -215,3 +215,9 @@ def _setup_place(column: dict) -> tuple[float, float]:
     if "z" in column:
         return float(column["x"]), float(column["z"])
     return float(column["x"]), LANE_DEPTH[column["lane"]]
+
+
+# The action of the set-up (Polish colours option), by type (play.py).
+HANDLERS = {
+    "take_colour": _do_take_colour,
+}

@@ -168,6 +168,11 @@ class Column(PlainData):
     pose: list | None
     side: list | None
 
+    @property
+    def in_play(self) -> bool:
+        """Whether the column stands in the villa (on the base or a platform)."""
+        return self.where in (Where.BASE, Where.PLATFORM)
+
     def leave(self, where: Where) -> None:
         """The column leaves the villa, for the hand or out of the game: nothing to draw."""
         self.where = where
@@ -341,29 +346,32 @@ class ActionResult:
     action: dict | None = None
 
 
-def _event(code: str, text: str, **params) -> dict:
+def event(code: str, text: str, **params) -> dict:
+    """An event as the UI gets it: a `code` and its parameters to translate, and an
+    English `text`."""
     return {"code": code, "text": text, **params}
 
 
-def _refuse(code: str, reason: str):
+def refuse(code: str, reason: str):
+    """Refuse the action: raise IllegalAction(code, reason)."""
     raise IllegalAction(code, reason)
 
 
-def _in_play(column: Column) -> bool:
-    return column.where in (Where.BASE, Where.PLATFORM)
+def top_columns(rules: Rules) -> list[Column]:
+    """The columns in play on the top level (on the top platform)."""
+    return [c for c in rules.columns if c.in_play and c.level == rules.laid]
 
 
-def _top_columns(rules: Rules) -> list[Column]:
-    return [c for c in rules.columns if _in_play(c) and c.level == rules.laid]
-
-
-def _top_index(rules: Rules) -> int:
+def top_index(rules: Rules) -> int:
+    """The index of the top platform (0 = blue)."""
     return rules.laid - 1
 
 
-def _seat_colours_of(rules: Rules, seat: int) -> list[str]:
+def colours_of(rules: Rules, seat: int) -> list[str]:
+    """The colours a seat plays (two with two players)."""
     return rules.seats[seat].colours
 
 
-def _polish_protest(rules: Rules) -> bool:
+def polish_protest(rules: Rules) -> bool:
+    """Whether the match plays the Polish text's protest rule (option "protest")."""
     return rules.options.protest == "polish"
