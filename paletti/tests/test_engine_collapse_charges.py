@@ -9,6 +9,7 @@ on its own: the real motion runs, then reports the fall.
 
 import pytest
 
+from paletti.engine import villa
 from paletti.engine.rules.context import ActionContext
 
 
@@ -26,7 +27,7 @@ def fall_during(monkeypatch):
 
             def falling(ctx, outcome, first_frame=True):
                 real(ctx, outcome, first_frame)
-                return {"reason": "tipped", "piece": "p0", "direction": "back"}
+                return villa.Collapsed(reason="tipped", piece="p0", direction="back", margin=None)
 
             monkeypatch.setattr(ActionContext, "moved", falling)
             try:

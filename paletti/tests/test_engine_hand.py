@@ -353,7 +353,7 @@ def test_a_hurried_placement_tips_a_marginal_platform_a_gentle_one_does_not():
             assert not outcome.fell_alone
     assert outcomes["gentle"] is None
     assert outcomes["hurried"] is not None
-    assert outcomes["hurried"]["direction"] == "right"
+    assert outcomes["hurried"].direction == "right"
 
 
 def _stack_placements(seed: int = 97001) -> list:

@@ -29,19 +29,19 @@ def level_name(level: int) -> str:
     return "base" if level == 0 else PLATFORM_COLOURS[level - 1]
 
 
-def collapse_event(rules: Rules, collapse: dict, actor: int, events: list) -> None:
+def collapse_event(rules: Rules, collapse: villa.Collapsed, actor: int, events: list) -> None:
     """The villa came down (villa.Outcome.collapse), caused by `actor`: the event, and the
     end of the game."""
-    level = _failed_level(rules, collapse["piece"])
+    level = _failed_level(rules, collapse.piece)
     name = rules.seats[actor].name
-    direction = collapse["direction"]
+    direction = collapse.direction
     events.append(
         event(
             "collapse",
-            f"The villa collapses towards the {direction} ({collapse['reason'].replace('_', ' ')}, "
+            f"The villa collapses towards the {direction} ({collapse.reason.replace('_', ' ')}, "
             f"at the {level_name(level)} level); {name} caused it.",
             by=actor,
-            reason=collapse["reason"],
+            reason=collapse.reason,
             level=level,
             direction=direction,
             view="side" if direction in ("front", "back") else "front",
@@ -49,9 +49,9 @@ def collapse_event(rules: Rules, collapse: dict, actor: int, events: list) -> No
     )
     record = Collapse(
         by=actor,
-        reason=collapse["reason"],
+        reason=collapse.reason,
         level=level,
-        piece=collapse["piece"],
+        piece=collapse.piece,
         direction=direction,
         # Which flat drawing shows it best: the front one for a fall across the width.
         view="side" if direction in ("front", "back") else "front",
@@ -121,7 +121,7 @@ class ActionContext:
     def hand(self) -> Chance:
         return Chance.draw(_hand_rng(self.rules)) if self.chance else FORESEEN
 
-    def moved(self, outcome: villa.Outcome, first_frame: bool = True) -> dict | None:
+    def moved(self, outcome: villa.Outcome, first_frame: bool = True) -> villa.Collapsed | None:
         """Keep a motion's frames and steps; the villa's poses follow its places. Returns
         the collapse, if the villa came down."""
         self.steps += outcome.steps

@@ -328,7 +328,7 @@ class Rules(PlainData):
 
 @dataclass
 class State:
-    """A match: its typed rules state, every piece's place included (villa.py)."""
+    """A match: its typed rules state, every piece's place included (villa/)."""
 
     rules: Rules
 
