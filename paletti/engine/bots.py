@@ -11,6 +11,7 @@ without frames and without the hand's chance, which a player cannot foresee.
 
 import math
 import random
+from dataclasses import dataclass, replace
 
 from . import villa
 from .hands import Gesture, spread
@@ -146,37 +147,48 @@ def eye(state: State, column_id: int) -> random.Random:
     return random.Random(f"{rules.seed}:eye:{column_id}:{look}")  # noqa: S311
 
 
-def _minding_the_load(state: State, column_id: int, hand: dict) -> dict:
+@dataclass(frozen=True)
+class Hand:
+    """A bot's gestures for one decision: how it pulls (or removes) a column, and how it
+    sets one down."""
+
+    pull: Gesture
+    place: Gesture
+
+
+def _minding_the_load(state: State, column_id: int, hand: Hand) -> Hand:
     """The careful bot's pull of a column it has touched and felt bear weight: slower and
     steadier the more it bears (FULL_CARE_LOAD)."""
     care = min(1.0, villa.column_load(state.rules, column_id) / FULL_CARE_LOAD)
-    pull = hand["pull"]
-    speed = round(pull["speed"] * (1.0 - 0.5 * care))
-    steadiness = pull["steadiness"] + (CAREFUL_STEADINESS - pull["steadiness"]) * care
-    return {**hand, "pull": {"speed": speed, "steadiness": round(steadiness, 2)}}
+    pull = hand.pull
+    speed = round(pull.speed * (1.0 - 0.5 * care))
+    steadiness = pull.steadiness + (CAREFUL_STEADINESS - pull.steadiness) * care
+    return replace(hand, pull=Gesture(speed, round(steadiness, 2)))
 
 
-def _hand(level: str, rng: random.Random) -> dict:
+def _hand(level: str, rng: random.Random) -> Hand:
     """This decision's gestures: pull and placement speeds (mm/s) and steadiness."""
     ranges = HANDS[level]
-    return {
-        "pull": {
-            "speed": round(rng.uniform(*ranges["pull_speed"])),
-            "steadiness": round(rng.uniform(*ranges["pull_steady"]), 2),
-        },
-        "place": {
-            "speed": round(rng.uniform(*ranges["place_speed"])),
-            "steadiness": round(rng.uniform(*ranges["place_steady"]), 2),
-        },
-    }
+    return Hand(
+        pull=Gesture(
+            speed=round(rng.uniform(*ranges["pull_speed"])),
+            steadiness=round(rng.uniform(*ranges["pull_steady"]), 2),
+        ),
+        place=Gesture(
+            speed=round(rng.uniform(*ranges["place_speed"])),
+            steadiness=round(rng.uniform(*ranges["place_steady"]), 2),
+        ),
+    )
 
 
-def _with_gesture(action: dict, hand: dict) -> dict:
+def _with_gesture(action: dict, hand: Hand) -> dict:
     if action["type"] in ("pull", "remove_column"):
-        return {**action, **hand["pull"]}
-    if action["type"] == "place":
-        return {**action, **hand["place"]}
-    return action
+        gesture = hand.pull
+    elif action["type"] == "place":
+        gesture = hand.place
+    else:
+        return action
+    return {**action, "speed": gesture.speed, "steadiness": gesture.steadiness}
 
 
 def _of_type(actions: list[dict], kind: str) -> list[dict]:
@@ -266,7 +278,7 @@ class Careful:
     column bears, how near the villa is to tipping without it: the engine's 3-D statics),
     weigh safety against points and the seal."""
 
-    def __init__(self, state: State, actions: list[dict], rng: random.Random, hand: dict):
+    def __init__(self, state: State, actions: list[dict], rng: random.Random, hand: Hand):
         self.state = state
         self.actions = actions
         self.rng = rng
@@ -316,8 +328,7 @@ class Careful:
             return load / LOAD_PER_RISK + MARGIN_RISK / max(margin, 0.5)
         # Nor does a person draw a column out whose way out is blocked: it would move
         # another column (rule 6), at best a failed build.
-        hand = self.hand["pull"]
-        room = max(villa.EYE_CLEARANCE, spread(Gesture(hand["speed"], hand["steadiness"])))
+        room = max(villa.EYE_CLEARANCE, spread(self.hand.pull))
         if villa.pushed_on_the_way_out(rules, column_id, room) > villa.KNOCK_TOLERANCE:
             return float("inf")
         return load * load_error / LOAD_PER_RISK + MARGIN_RISK / max(margin, 0.5)

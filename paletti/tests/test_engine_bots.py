@@ -7,6 +7,7 @@ import random
 import pytest
 
 from paletti.engine import bots, choose_action, new_match, villa
+from paletti.engine.hands import Gesture
 from paletti.tests.setups import lopsided_setup
 
 
@@ -172,7 +173,7 @@ def test_a_careful_bots_eye_may_take_a_villa_that_would_just_tip_for_one_that_st
     without = villa.analyse(state.rules, without={5})
     assert not without.stands
     assert min(i.margin for i in without.interfaces) == pytest.approx(-tipping_by)
-    hand = {"pull": {"speed": 100, "steadiness": 0.9}}
+    hand = bots.Hand(pull=Gesture(100, 0.9), place=Gesture(100, 0.7))
     # The eye's errors come from the match's seed: 400 matches on the same villa.
     looks = []
     for k in range(400):
