@@ -85,25 +85,33 @@ class PlainData:
         return out
 
     @classmethod
+    def _readers(cls) -> tuple[tuple[str, type | None, type[Enum] | None], ...]:
+        # Per field: its name, the record class it holds and the enum it holds, if any.
+        readers = cls.__dict__.get("_field_readers")
+        if readers is None:
+            readers = tuple((n, cls.NESTED.get(n), cls.ENUMS.get(n)) for n in cls._names())
+            cls._field_readers = readers
+        return readers
+
+    @classmethod
     def from_json(cls, data: dict):
         names = cls._names()
         unknown = set(data) - set(names)
         if unknown:
             raise ValueError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}.")
         values = {}
-        for name in names:
+        for name, nested, enum in cls._readers():
             if name not in data:
                 continue
             value = data[name]
-            nested = cls.NESTED.get(name)
-            if nested is not None and value is not None:
-                if isinstance(value, list):
-                    value = [nested.from_json(item) for item in value]
-                else:
-                    value = nested.from_json(value)
-            enum = cls.ENUMS.get(name)
-            if enum is not None and value is not None:
-                value = enum(value)
+            if value is not None:
+                if nested is not None:
+                    if isinstance(value, list):
+                        value = [nested.from_json(item) for item in value]
+                    else:
+                        value = nested.from_json(value)
+                elif enum is not None:
+                    value = enum(value)
             values[name] = value
         try:
             return cls(**values)
@@ -111,8 +119,14 @@ class PlainData:
             raise ValueError(f"{cls.__name__}: {error}") from error
 
 
+# Values that are plain JSON as they are (most of a record's): to_json passes them at once.
+_SCALARS = frozenset({int, float, str, bool, type(None)})
+
+
 def _plain(value):
     # Every list and object anew: to_json's result shares nothing with the record.
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, PlainData):
         return value.to_json()
     if isinstance(value, list):
