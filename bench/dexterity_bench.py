@@ -93,14 +93,14 @@ def sample_states(pairs: int, met: Counter):
 def pulled(state, column, hand) -> tuple[bool, object]:
     touched = apply_action(state, {"type": "touch", "column": column}, record=False).state
     after = apply_action(touched, {"type": "pull", "column": column, **hand}, record=False).state
-    return after.rules["collapse"] is not None, after
+    return after.rules.collapse is not None, after
 
 
 def placed(state, spot, hand) -> tuple[bool, bool]:
     """(the villa collapsed, the build failed: the column fell over or off, or collapsed)."""
     action = {"type": "place", **spot, **hand}
     result = apply_action(state, action, record=False)
-    collapsed = result.state.rules["collapse"] is not None
+    collapsed = result.state.rules.collapse is not None
     failed = collapsed or any(e["code"] == "placement_failed" for e in result.events)
     return collapsed, failed
 
@@ -140,7 +140,7 @@ def main(pairs: int = DEFAULT_PAIRS) -> int:
             ("careless", careless, thrown),
         ):
             if collapsed:
-                ways[hand][after.rules["collapse"]["direction"]] += 1
+                ways[hand][after.rules.collapse.direction] += 1
         rows[band]["careful"].append(careful)
         rows[band]["careless"].append(careless)
         if load >= 40:
@@ -151,7 +151,7 @@ def main(pairs: int = DEFAULT_PAIRS) -> int:
                 spare["careless"].append(careless)
         if load < 10:
             under_ten.append(careful)
-        if careful or holding.rules["phase"] != "holding":
+        if careful or holding.rules.phase != "holding":
             continue
         low, high = placement_range(holding.rules, column)
         middle = {"x": 0.0, "z": 0.0}

@@ -208,7 +208,7 @@ def state_payload(match: Match, state: engine.State) -> dict:
     view = engine.state_to_json(state)
     rules = state.rules
     seats = services.seats_of(match)
-    playing = rules.phase != "over"
+    playing = rules.phase != engine.Phase.OVER
     to_act = rules.to_act if playing else None
     human_to_act = to_act is not None and seats[to_act].kind == SeatKind.HUMAN
     for player, seat in zip(view["players"], seats, strict=True):

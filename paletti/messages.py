@@ -312,7 +312,7 @@ def _seat_name(names, seat):
 
 # Each engine event code → its sentence, from the event `p`, the acting seat's name `who`
 # and every seat's `names`.
-_EVENT_TEXTS = {
+EVENT_TEXTS = {
     "touched": lambda p, who, names: _("%(column)s bears %(load)s g.")
     % {"column": describe_column(p.get("column")).capitalize(), "load": grams(p.get("load"))},
     "pulled": lambda p, who, names: _("%(column)s is out and the villa still stands.")
@@ -436,7 +436,7 @@ _EVENT_TEXTS = {
 
 def event_text(event: dict, names: list[str]) -> str:
     """One engine event as a sentence in the active language."""
-    make = _EVENT_TEXTS.get(event.get("code"))
+    make = EVENT_TEXTS.get(event.get("code"))
     if make is None:
         return str(event.get("text", ""))
     return str(make(event, _seat_name(names, event.get("seat")), names))

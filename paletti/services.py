@@ -97,7 +97,7 @@ def create_match(
     final = turn.state if turn else state
     match.snapshot, match.state_hash = engine.snapshot_and_hash(final)
     match.version = len(turn.log) if turn else 0
-    if final.rules.phase == "over":
+    if final.rules.phase == engine.Phase.OVER:
         match.status = MatchStatus.FINISHED
     with _outcome_unknown_on_failure(match.pk), transaction.atomic():
         match.save(force_insert=True)
@@ -239,7 +239,7 @@ def run_engine(
 
 
 def _store(match, state, log, version):
-    finished = state.rules.phase == "over"
+    finished = state.rules.phase == engine.Phase.OVER
     data, digest = engine.snapshot_and_hash(state)
     fields = {
         "version": version + len(log),
@@ -293,7 +293,7 @@ def _seats(match: Match) -> list[Seat]:
 def _bot_to_act(match, state, seats=None) -> bool:
     seats = seats or _seats(match)
     to_act = state.rules.to_act
-    return state.rules.phase != "over" and to_act is not None and seats[to_act].is_bot
+    return state.rules.phase != engine.Phase.OVER and to_act is not None and seats[to_act].is_bot
 
 
 def _end_time(frames: list) -> float:

@@ -9,6 +9,9 @@ Public API (everything a web layer, a bot or a self-play tool needs):
     legal_actions(state) -> list[dict]      every action the player to act may take
     apply_action(state, action) -> ActionResult(state, frames, events)
         raises IllegalAction(code, reason) for anything else; never mutates `state`.
+    Phase, Context, Where                   the rules' phases and contexts and where a column
+                                            is: string enums, equal to (and stored as) the
+                                            strings the page sees ("move", "turn", "hand")
     state_to_json(state) -> dict            the UI's view
     snapshot(state) -> bytes / load(bytes) -> State     the stored truth (plain JSON)
         load raises OutdatedSnapshot for an earlier engine's; outdated(bytes) tells.
@@ -53,10 +56,12 @@ in English for a UI, "code" and params to translate.
 """
 
 from .bots import choose_action
-from .pieces import COLUMN_COLOURS, COLUMNS, PLATFORM_COLOURS
+from .pieces import COLUMN_COLOURS, COLUMNS, PLATFORM_COLOURS, Where
 from .rules import (
     ActionResult,
+    Context,
     IllegalAction,
+    Phase,
     Rules,
     State,
     apply_action,
@@ -82,11 +87,14 @@ __all__ = [
     "COLUMNS",
     "PLATFORM_COLOURS",
     "ActionResult",
+    "Context",
     "IllegalAction",
     "OutdatedSnapshot",
+    "Phase",
     "Rules",
     "SetupError",
     "State",
+    "Where",
     "apply_action",
     "choose_action",
     "default_setup",

@@ -11,13 +11,17 @@ without frames and without the hand's chance, which a player cannot foresee.
 
 import math
 import random
+from dataclasses import dataclass, replace
 
 from . import villa
 from .hands import Gesture, spread
-from .pieces import COLUMNS, PLATFORM_LENGTHS
+from .pieces import COLUMNS, PLATFORM_LENGTHS, Where
 from .rules import (
     LAY_GRID,
+    Context,
     IllegalAction,
+    Phase,
+    Rules,
     State,
     apply_action,
     lay_possible,
@@ -130,12 +134,12 @@ def choose_action(state: State, level: str, rng: random.Random) -> dict:
     if level == "easy":
         action = _easy(state, actions, rng)
     else:
-        careful = _Careful(state, actions, rng, hand)
+        careful = Careful(state, actions, rng, hand)
         action = careful.choose()
         if action["type"] == "pull":
             hand = _minding_the_load(state, action["column"], hand)
         elif action["type"] == "place" and careful.place_margin is not None:
-            hand = _minding_the_margin(careful.place_margin, hand)
+            hand = minding_the_margin(careful.place_margin, hand)
     return _with_gesture(action, hand)
 
 
@@ -144,51 +148,62 @@ def eye(state: State, column_id: int) -> random.Random:
     the move it is weighed for, so that the look before touching and the one after agree
     (the load felt is what changes)."""
     rules = state.rules
-    look = rules.actions - (1 if rules.phase == "touched" else 0)
+    look = rules.actions - (1 if rules.phase == Phase.TOUCHED else 0)
     return random.Random(f"{rules.seed}:eye:{column_id}:{look}")  # noqa: S311
 
 
-def _minding_the_load(state: State, column_id: int, hand: dict) -> dict:
+@dataclass(frozen=True)
+class Hand:
+    """A bot's gestures for one decision: how it pulls (or removes) a column, and how it
+    sets one down."""
+
+    pull: Gesture
+    place: Gesture
+
+
+def _minding_the_load(state: State, column_id: int, hand: Hand) -> Hand:
     """The careful bot's pull of a column it has touched and felt bear weight: slower and
     steadier the more it bears (FULL_CARE_LOAD)."""
     care = min(1.0, villa.column_load(state.rules, column_id) / FULL_CARE_LOAD)
-    pull = hand["pull"]
-    speed = round(pull["speed"] * (1.0 - 0.5 * care))
-    steadiness = pull["steadiness"] + (CAREFUL_STEADINESS - pull["steadiness"]) * care
-    return {**hand, "pull": {"speed": speed, "steadiness": round(steadiness, 2)}}
+    pull = hand.pull
+    speed = round(pull.speed * (1.0 - 0.5 * care))
+    steadiness = pull.steadiness + (CAREFUL_STEADINESS - pull.steadiness) * care
+    return replace(hand, pull=Gesture(speed, round(steadiness, 2)))
 
 
-def _minding_the_margin(margin: float, hand: dict) -> dict:
+def minding_the_margin(margin: float, hand: Hand) -> Hand:
     """The careful bot's set-down where the villa keeps little margin: slower in
     proportion, down to a third of the speed drawn at no margin (a gentler set-down is
     never worse on the same spot)."""
     care = min(1.0, max(0.0, margin) / SAFE_MARGIN)
-    place = hand["place"]
-    speed = round(place["speed"] * (1.0 / 3.0 + 2.0 / 3.0 * care))
-    return {**hand, "place": {**place, "speed": speed}}
+    place = hand.place
+    speed = round(place.speed * (1.0 / 3.0 + 2.0 / 3.0 * care))
+    return replace(hand, place=Gesture(speed, place.steadiness))
 
 
-def _hand(level: str, rng: random.Random) -> dict:
+def _hand(level: str, rng: random.Random) -> Hand:
     """This decision's gestures: pull and placement speeds (mm/s) and steadiness."""
     ranges = HANDS[level]
-    return {
-        "pull": {
-            "speed": round(rng.uniform(*ranges["pull_speed"])),
-            "steadiness": round(rng.uniform(*ranges["pull_steady"]), 2),
-        },
-        "place": {
-            "speed": round(rng.uniform(*ranges["place_speed"])),
-            "steadiness": round(rng.uniform(*ranges["place_steady"]), 2),
-        },
-    }
+    return Hand(
+        pull=Gesture(
+            speed=round(rng.uniform(*ranges["pull_speed"])),
+            steadiness=round(rng.uniform(*ranges["pull_steady"]), 2),
+        ),
+        place=Gesture(
+            speed=round(rng.uniform(*ranges["place_speed"])),
+            steadiness=round(rng.uniform(*ranges["place_steady"]), 2),
+        ),
+    )
 
 
-def _with_gesture(action: dict, hand: dict) -> dict:
+def _with_gesture(action: dict, hand: Hand) -> dict:
     if action["type"] in ("pull", "remove_column"):
-        return {**action, **hand["pull"]}
-    if action["type"] == "place":
-        return {**action, **hand["place"]}
-    return action
+        gesture = hand.pull
+    elif action["type"] == "place":
+        gesture = hand.place
+    else:
+        return action
+    return {**action, "speed": gesture.speed, "steadiness": gesture.steadiness}
 
 
 def _of_type(actions: list[dict], kind: str) -> list[dict]:
@@ -227,28 +242,28 @@ def _central(
 def _easy(state: State, actions: list[dict], rng: random.Random) -> dict:
     rules = state.rules
     phase = rules.phase
-    if phase == "touched":
+    if phase == Phase.TOUCHED:
         nervous = (rules.touch_load or 0) > EASY_NERVOUS_LOAD
         if nervous and rng.random() < EASY_ABORT_CHANCE:
             return _of_type(actions, "abort")[0]
         return _of_type(actions, "pull")[0]
-    if phase == "holding":
+    if phase == Phase.HOLDING:
         return _central(_places(state, actions), rng, 0.5)
-    if phase in ("claim", "neutral_protest"):
+    if phase in (Phase.CLAIM, Phase.NEUTRAL_PROTEST):
         protest = _of_type(actions, "protest")
         if protest and rng.random() < EASY_PROTEST_CHANCE:
             return protest[0]
         return _of_type(actions, "decline")[0]
-    if phase == "lay":
+    if phase == Phase.LAY:
         lays = _of_type(actions, "lay_platform")
         # Roughly over the platform below: the tenth of the listed positions nearest its
         # centre (positions are 2-D now; a tenth reaches about as far as a third did along x).
         below = rules.platforms[rules.laid - 1]
         return _central(lays, rng, 0.1, (below.x, below.z)) if lays else actions[0]
-    if phase in ("penalty", "reward"):
+    if phase in (Phase.PENALTY, Phase.REWARD):
         return rng.choice(_of_type(actions, "remove_column") or actions)
     touches = _of_type(actions, "touch")
-    if phase == "move" and touches:
+    if phase == Phase.MOVE and touches:
         # Even a beginner sees a column boxed in by its neighbours, and takes another.
         free = [
             a
@@ -268,16 +283,17 @@ def _easy(state: State, actions: list[dict], rng: random.Random) -> dict:
     return rng.choice(actions)
 
 
-def columns_colour(rules: dict, column_id: int) -> str:
+def columns_colour(rules: Rules, column_id: int) -> str:
+    """The colour of a column."""
     return rules.columns[column_id].colour
 
 
-class _Careful:
+class Careful:
     """One decision of the careful bot: look at the villa as a person does (how much a
     column bears, how near the villa is to tipping without it: the engine's 3-D statics),
     weigh safety against points and the seal."""
 
-    def __init__(self, state: State, actions: list[dict], rng: random.Random, hand: dict):
+    def __init__(self, state: State, actions: list[dict], rng: random.Random, hand: Hand):
         self.state = state
         self.actions = actions
         self.rng = rng
@@ -329,8 +345,7 @@ class _Careful:
             return load / LOAD_PER_RISK + MARGIN_RISK / max(margin, 0.5)
         # Nor does a person draw a column out whose way out is blocked: it would move
         # another column (rule 6), at best a failed build.
-        hand = self.hand["pull"]
-        room = max(villa.EYE_CLEARANCE, spread(Gesture(hand["speed"], hand["steadiness"])))
+        room = max(villa.EYE_CLEARANCE, spread(self.hand.pull))
         if villa.pushed_on_the_way_out(rules, column_id, room) > villa.KNOCK_TOLERANCE:
             return float("inf")
         return load * load_error / LOAD_PER_RISK + MARGIN_RISK / max(margin, 0.5)
@@ -342,7 +357,7 @@ class _Careful:
         a build makes it bolder (STALL_BOLDNESS)."""
         rules = self.state.rules
         seat = rules.to_act
-        proving = rules.context == "claim_protest"
+        proving = rules.context == Context.CLAIM_PROTEST
         holder = rules.seal.holder if rules.seal.started else None
         accept = SAFE_RISK
         if holder == seat:
@@ -380,26 +395,26 @@ class _Careful:
         rules = self.state.rules
         phase = rules.phase
         actions = self.actions
-        if phase == "colours":
+        if phase == Phase.COLOURS:
             return self.rng.choice(actions)  # the colour one plays with is a matter of taste
-        if phase == "choose_colour":
+        if phase == Phase.CHOOSE_COLOUR:
             return self.choose_colour()
-        if phase == "move":
+        if phase == Phase.MOVE:
             touches = _of_type(actions, "touch")
-            if rules.context != "turn":
+            if rules.context != Context.TURN:
                 # Proving a protest: a column must be moved (or put back).
                 best, _ = self.safest_touch(self.state, touches)
                 return best or self.gamble(self.state, touches)
             return self.build_or_claim(self.state, touches)
-        if phase == "touched":
+        if phase == Phase.TOUCHED:
             return _of_type(actions, "abort" if self.puts_back() else "pull")[0]
-        if phase == "holding":
+        if phase == Phase.HOLDING:
             return self.best_place()
-        if phase in ("claim", "neutral_protest"):
+        if phase in (Phase.CLAIM, Phase.NEUTRAL_PROTEST):
             return self.protest_or_decline()
-        if phase in ("penalty", "reward"):
+        if phase in (Phase.PENALTY, Phase.REWARD):
             return self.best_removal()
-        if phase == "lay":
+        if phase == Phase.LAY:
             lays = _of_type(actions, "lay_platform")
             if lays:
                 best = self.best_lay(lays)
@@ -550,7 +565,8 @@ class _Careful:
                 action = listed[key]
 
                 def change(rules):
-                    rules.platforms[index].update(x=action["x"], z=action["z"])
+                    platform = rules.platforms[index]
+                    platform.x, platform.z = action["x"], action["z"]
                     rules.laid += 1
 
                 margins[key] = self.margin_after(change)
@@ -594,7 +610,7 @@ class _Careful:
             return _of_type(self.actions, "abort")[0]
         rules = self.state.rules
         top = rules.platforms[rules.laid - 1]
-        others = [c for c in rules.columns if c.level == rules.laid and c.where == "platform"]
+        others = [c for c in rules.columns if c.level == rules.laid and c.where == Where.PLATFORM]
         # A trembling hand needs room: keep clear of neighbours where possible.
         room = 3.0 * rules.options.tremor + 1.0
         roomy = [a for a in places if self.clearance(a) >= room] or places
@@ -617,13 +633,9 @@ class _Careful:
 
         def placed_at(action):
             def change(rules):
-                rules.columns[column_id].update(
-                    where="platform",
-                    level=rules.laid,
-                    on=None,
-                    x=top.x + action["x"],
-                    z=top.z + action["z"],
-                )
+                column = rules.columns[column_id]
+                column.where, column.level, column.on = Where.PLATFORM, rules.laid, None
+                column.x, column.z = top.x + action["x"], top.z + action["z"]
 
             return change
 
@@ -632,7 +644,7 @@ class _Careful:
         under = [
             c
             for c in rules.columns
-            if c.where in ("base", "platform") and c.level == rules.laid - 1
+            if c.where in (Where.BASE, Where.PLATFORM) and c.level == rules.laid - 1
         ]
         if under:
             cx = sum(c.x for c in under) / len(under) - top.x
@@ -663,7 +675,7 @@ class _Careful:
         gaps = [
             math.hypot(c.x - x, c.z - z) - r - COLUMNS[c.id].width / 2
             for c in rules.columns
-            if c.where == "platform" and c.level == rules.laid
+            if c.where == Where.PLATFORM and c.level == rules.laid
         ]
         return min(gaps, default=float("inf"))
 
@@ -680,7 +692,7 @@ class _Careful:
         rules = self.state.rules
         n = len(rules.seats)
         factor = 1.0 if self.holds_seal() else PROTEST_HOPE
-        if rules.phase == "claim":
+        if rules.phase == Phase.CLAIM:
             next_builder = (rules.claim.claimant + 1) % n == rules.to_act
             if n == 2 or next_builder:
                 factor = PROOF_SURE

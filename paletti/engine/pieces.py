@@ -8,6 +8,18 @@ its width across flats) and depth is represented by lanes, see physics.py.
 """
 
 from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Where(StrEnum):
+    """Where a column is: standing on the base or on a platform (in play), in a builder's
+    hand, or out of the game. Stored, and shown to the page, as its value."""
+
+    BASE = "base"
+    PLATFORM = "platform"
+    HAND = "hand"
+    OUT = "out"
+
 
 # Point values: from the French record (000_...: "grosse colonne ronde: 3 points, colonne
 # hexagonale: 2 points, fine colonne ronde: 1 point"), confirmed by the Danish and Polish texts.

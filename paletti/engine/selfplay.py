@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 
 from .bots import choose_action
 from .pieces import COLUMNS, PLATFORM_COLOURS, PLATFORM_LENGTHS, PLATFORM_MASSES
-from .rules import Rules, apply_action, level_name, new_match
+from .rules import Phase, Rules, apply_action, level_name, new_match
 from .store import load, snapshot, state_hash
 
 # A match that has not ended after this many actions is stopped (and reported so).
@@ -65,7 +65,7 @@ def audit_margin(rules: Rules) -> float:
     reach beyond the load's centre: a top wholly under the board reaches its centre plus its
     radius; one that sticks out past the board's edge is sampled at 720 points round its
     rim, kept where they are under the board."""
-    columns = [c for c in rules.columns if c.where in ("base", "platform")]
+    columns = [c for c in rules.columns if c.in_play]
     laid = [p for p in rules.platforms if p.x is not None]
     rim = [(math.cos(k * math.pi / 360), math.sin(k * math.pi / 360)) for k in range(720)]
     worst = math.inf
@@ -137,12 +137,12 @@ def play_match(
     cpu = []
     last_action = None
     while True:
-        if check_reload and state.rules.phase != "over":
+        if check_reload and state.rules.phase != Phase.OVER:
             margin = audit_margin(state.rules)
             checked += 1
             outside += margin < -AUDIT_TOLERANCE
             worst = min(worst, margin)
-        if state.rules.phase == "over" or state.rules.actions >= MAX_ACTIONS:
+        if state.rules.phase == Phase.OVER or state.rules.actions >= MAX_ACTIONS:
             break
         tick = time.perf_counter()
         cpu_tick = time.process_time()
@@ -164,7 +164,7 @@ def play_match(
         counts["claims"] += action["type"] == "ask_platform"
         counts["passes"] += action["type"] == "pass"
         counts["protests_won"] += bool(codes & {"protest_succeeded", "neutral_protest_upheld"})
-        counts["turns"] += state.rules.phase != "over" and state.rules.turn != turn
+        counts["turns"] += state.rules.phase != Phase.OVER and state.rules.turn != turn
     rules = state.rules
     collapse = rules.collapse
     report = MatchReport(

@@ -20,6 +20,7 @@ from .pieces import (
     LANES,
     PLATFORM_LENGTHS,
     PLATFORM_THICKNESS,
+    Where,
 )
 from .rules import RULES_VERSION, Rules, State, apply_action, new_match, scores
 from .villa import BASE_TOP, TABLE_TOP
@@ -112,7 +113,7 @@ def state_to_json(state: State) -> dict:
                 "width": COLUMNS[column.id].width,
                 "height": COLUMN_HEIGHT,
                 "level": column.level,
-                "where": column.where,
+                "where": str(column.where),
                 "x": shown[0],
                 "y": shown[1],
                 "angle": shown[2],
@@ -123,8 +124,8 @@ def state_to_json(state: State) -> dict:
                 # The side view (depth across, see docs/paletti.md "Depth"): [z, y, angle].
                 "side": _shown(column.side),
                 "locked": column.locked,
-                "removed": column.where == "out",
-                "in_hand": column.where == "hand",
+                "removed": column.where == Where.OUT,
+                "in_hand": column.where == Where.HAND,
             }
         )
     platforms = []
@@ -147,8 +148,8 @@ def state_to_json(state: State) -> dict:
         )
     seats = rules.seats
     return {
-        "phase": rules.phase,
-        "context": rules.context,
+        "phase": str(rules.phase),
+        "context": str(rules.context),
         "turn": rules.turn,
         "to_act": rules.to_act,
         "step": rules.step,

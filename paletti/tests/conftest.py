@@ -44,8 +44,8 @@ class Table:
 
     def outer_touchable(self):
         """The touchable column farthest from the middle: an edge column bears least."""
-        columns = self.rules["columns"]
-        return max(self.touchable(), key=lambda c: abs(columns[c]["pose"][0]))
+        columns = self.rules.columns
+        return max(self.touchable(), key=lambda c: abs(columns[c].pose[0]))
 
     def three_on_blue(self):
         """Three builds, so blue carries three columns spread over it (enough for green)."""
@@ -53,25 +53,23 @@ class Table:
             self.move(x=x, lane=lane)
 
     def with_rules(self, **changes):
-        """Replace parts of the rules state (a position the tests could not reach by play)."""
+        """Replace parts of the rules state (a position the tests could not reach by play):
+        each given as records or as their plain values, read back as records."""
         from paletti.engine import Rules, State
 
-        plain = {
-            k: [dict(v) for v in value] if k in ("columns", "platforms", "seats") else value
-            for k, value in changes.items()
-        }
+        plain = {key: _plain(value) for key, value in changes.items()}
         self.state = State(Rules.from_json({**self.rules.to_json(), **plain}))
 
     def move(self, x, lane=None, column=None, z=None):
         """A whole build: touch, pull and place a column (the outermost one by default) at
         x, in one of the three rows (`lane`) or at a depth `z` (mm from the platform's
         centre)."""
-        if self.rules["phase"] == "choose_colour":
+        if self.rules.phase == "choose_colour":
             self.act(type="choose_colour", colour=self.legal("choose_colour")[0]["colour"])
         column = self.outer_touchable() if column is None else column
         self.act(type="touch", column=column)
         self.act(type="pull", column=column)
-        assert self.rules["phase"] == "holding", self.events
+        assert self.rules.phase == "holding", self.events
         depth = {"lane": lane} if z is None else {"z": z}
         self.act(type="place", column=column, x=x, **depth)
         return column
@@ -81,6 +79,13 @@ class Table:
         can rest on them only offset in depth, towards the back."""
         for x, z in ((-40.0, 40.0), (0.0, 50.0), (40.0, 40.0)):
             self.move(x=x, z=z)
+
+
+def _plain(value):
+    """A record, or a list of records or plain values, as plain values."""
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value.to_json() if hasattr(value, "to_json") else value
 
 
 @pytest.fixture

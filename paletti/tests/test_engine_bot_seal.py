@@ -13,7 +13,7 @@ from paletti.tests.conftest import Table
 
 def _every_pull_looks(monkeypatch, risk):
     """Every pull looks `risk` risky, whatever the column: the choice is the seal's."""
-    monkeypatch.setattr(bots._Careful, "pull_risk", lambda self, state, column, felt=False: risk)
+    monkeypatch.setattr(bots.Careful, "pull_risk", lambda self, state, column, felt=False: risk)
 
 
 def _careful(table, seed=1):
@@ -111,9 +111,11 @@ def test_it_pulls_the_column_it_touched_unless_the_load_surprises_it(table, monk
 
 
 def test_on_a_villa_with_little_margin_it_sets_the_column_down_more_gently():
-    from paletti.engine.bots import SAFE_MARGIN, _minding_the_margin
+    from paletti.engine.bots import SAFE_MARGIN, Hand, minding_the_margin
+    from paletti.engine.hands import Gesture
 
-    hand = {"pull": {"speed": 100, "steadiness": 0.9}, "place": {"speed": 120, "steadiness": 0.8}}
-    assert _minding_the_margin(SAFE_MARGIN * 2, hand)["place"]["speed"] == 120
-    assert _minding_the_margin(SAFE_MARGIN / 2, hand)["place"]["speed"] == 80
-    assert _minding_the_margin(0.0, hand)["place"]["speed"] == 40
+    hand = Hand(pull=Gesture(100, 0.9), place=Gesture(120, 0.8))
+    assert minding_the_margin(SAFE_MARGIN * 2, hand).place.speed == 120
+    assert minding_the_margin(SAFE_MARGIN / 2, hand).place.speed == 80
+    assert minding_the_margin(0.0, hand).place.speed == 40
+    assert minding_the_margin(0.0, hand).place.steadiness == 0.8

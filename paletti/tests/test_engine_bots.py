@@ -7,6 +7,7 @@ import random
 import pytest
 
 from paletti.engine import bots, choose_action, new_match, villa
+from paletti.engine.hands import Gesture
 from paletti.tests.setups import lopsided_setup
 
 
@@ -28,7 +29,7 @@ def _risk_of_every_pull(monkeypatch, risk, felt_risk=None):
     def pull_risk(self, state, column, felt=False):
         return felt_risk if felt and felt_risk is not None else risk
 
-    monkeypatch.setattr(bots._Careful, "pull_risk", pull_risk)
+    monkeypatch.setattr(bots.Careful, "pull_risk", pull_risk)
 
 
 def test_a_careful_bot_protests_when_a_pull_looks_only_a_little_risky(claimed, monkeypatch):
@@ -48,10 +49,10 @@ def test_a_protest_fails_when_the_load_felt_makes_the_pull_too_risky(claimed, mo
     surprise = bots.SAFE_RISK * bots.PROTEST_HOPE * bots.ABORT_SURPRISE * 1.1
     _risk_of_every_pull(monkeypatch, bots.SAFE_RISK * 1.45, felt_risk=surprise)
     claimed.act(**choose_action(claimed.state, "careful", random.Random(1)))
-    assert claimed.rules["phase"] == "move" and claimed.rules["context"] == "claim_protest"
+    assert claimed.rules.phase == "move" and claimed.rules.context == "claim_protest"
     # It touches one of the claimant's columns, feels a heavy load, and puts it back.
     claimed.act(**choose_action(claimed.state, "careful", random.Random(2)))
-    assert claimed.rules["phase"] == "touched"
+    assert claimed.rules.phase == "touched"
     claimed.with_rules(touch_load=80)
     action = choose_action(claimed.state, "careful", random.Random(3))
     assert action["type"] == "abort"
@@ -106,7 +107,8 @@ def _margin_laid_at(rules, x, z):
     from paletti.engine import villa
 
     rules = rules.copy()
-    rules.platforms[rules.laid].update(x=x, z=z)
+    rules.platforms[rules.laid].x = x
+    rules.platforms[rules.laid].z = z
     rules.laid += 1
     stability = villa.analyse(rules)
     return stability.weakest.margin if stability.stands else float("-inf")
@@ -171,12 +173,12 @@ def test_a_careful_bots_eye_may_take_a_villa_that_would_just_tip_for_one_that_st
     without = villa.analyse(state.rules, without={5})
     assert not without.stands
     assert min(i.margin for i in without.interfaces) == pytest.approx(-tipping_by)
-    hand = {"pull": {"speed": 100, "steadiness": 0.9}}
+    hand = bots.Hand(pull=Gesture(100, 0.9), place=Gesture(100, 0.7))
     # The eye's errors come from the match's seed: 400 matches on the same villa.
     looks = []
     for k in range(400):
         match = new_match(k, 4, {"setup": setup})
-        looks.append(bots._Careful(match, [], random.Random(k), hand).pull_risk(match, 5))
+        looks.append(bots.Careful(match, [], random.Random(k), hand).pull_risk(match, 5))
     share = sum(math.isfinite(risk) for risk in looks) / len(looks)
     low, high = taken_for_standing
     assert low <= share <= high

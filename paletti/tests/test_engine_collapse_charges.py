@@ -9,7 +9,8 @@ on its own: the real motion runs, then reports the fall.
 
 import pytest
 
-from paletti.engine.rules.context import Context
+from paletti.engine import villa
+from paletti.engine.rules.context import ActionContext
 
 
 @pytest.fixture
@@ -17,7 +18,7 @@ def fall_during(monkeypatch):
     """Call with an action type: the villa's next motion during that action comes down."""
 
     def arm(table, kind):
-        real = Context.moved
+        real = ActionContext.moved
         original_act = table.act
 
         def act(**action):
@@ -26,13 +27,13 @@ def fall_during(monkeypatch):
 
             def falling(ctx, outcome, first_frame=True):
                 real(ctx, outcome, first_frame)
-                return {"reason": "tipped", "piece": "p0", "direction": "back"}
+                return villa.Collapsed(reason="tipped", piece="p0", direction="back", margin=None)
 
-            monkeypatch.setattr(Context, "moved", falling)
+            monkeypatch.setattr(ActionContext, "moved", falling)
             try:
                 return original_act(**action)
             finally:
-                monkeypatch.setattr(Context, "moved", real)
+                monkeypatch.setattr(ActionContext, "moved", real)
 
         table.act = act
 
@@ -41,17 +42,17 @@ def fall_during(monkeypatch):
 
 def _claim_and_protest(table):
     table.three_on_blue()
-    claimant = table.rules["turn"]
+    claimant = table.rules.turn
     table.act(type="ask_platform")
-    protester = table.rules["to_act"]
+    protester = table.rules.to_act
     table.act(type="protest")
     return claimant, protester
 
 
 def _assert_fell_by(table, seat):
-    assert table.rules["phase"] == "over"
-    assert table.rules["end_reason"] == "collapse"
-    assert table.rules["collapse"]["by"] == seat
+    assert table.rules.phase == "over"
+    assert table.rules.end_reason == "collapse"
+    assert table.rules.collapse.by == seat
     assert "collapse" in table.codes()
 
 
@@ -79,7 +80,7 @@ def test_a_fall_during_the_penalty_removal_is_the_claimants(table, fall_during):
     column = table.touchable()[0]
     table.act(type="touch", column=column)
     table.act(type="abort", column=column)
-    assert table.rules["phase"] == "penalty"
+    assert table.rules.phase == "penalty"
     victim = table.legal("remove_column")[0]["column"]
     fall_during(table, "remove_column")
     table.act(type="remove_column", column=victim)
@@ -87,7 +88,7 @@ def test_a_fall_during_the_penalty_removal_is_the_claimants(table, fall_during):
 
 
 def test_a_fall_as_a_pulled_column_is_put_back_is_the_builders(table, fall_during):
-    builder = table.rules["turn"]
+    builder = table.rules.turn
     column = table.outer_touchable()
     table.act(type="touch", column=column)
     table.act(type="pull", column=column)
@@ -95,5 +96,5 @@ def test_a_fall_as_a_pulled_column_is_put_back_is_the_builders(table, fall_durin
     table.act(type="abort", column=column)
     _assert_fell_by(table, builder)
     # The column went back to where it was taken from before the villa fell, and is locked.
-    assert table.rules["columns"][column]["where"] == "base"
-    assert table.rules["columns"][column]["locked"] is True
+    assert table.rules.columns[column].where == "base"
+    assert table.rules.columns[column].locked is True

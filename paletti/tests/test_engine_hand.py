@@ -22,14 +22,14 @@ HURRIED = {"speed": 400, "steadiness": 0.5}
 
 
 def _places(rules: dict) -> dict:
-    places = {("c", c["id"]): (c["x"], c["z"]) for c in rules["columns"]}
-    places |= {("p", p["index"]): (p["x"], p["z"]) for p in rules["platforms"] if p.get("x")}
+    places = {("c", c.id): (c.x, c.z) for c in rules.columns}
+    places |= {("p", p.index): (p.x, p.z) for p in rules.platforms if p.x}
     return places
 
 
 def _first(table, test):
     """The first touchable column (choosing a colour first if need be) that passes test."""
-    if table.rules["phase"] == "choose_colour":
+    if table.rules.phase == "choose_colour":
         for choice in table.legal("choose_colour"):
             state = apply_action(table.state, choice).state
             found = [a["column"] for a in _touches(state) if test(state.rules, a["column"])]
@@ -73,7 +73,7 @@ def test_a_boxed_in_column_pulled_slowly_moves_a_neighbour_which_stays_moved(mak
     table.act(type="pull", column=column, **CAREFUL)
     assert table.codes() == ["knocked", "pulled"], table.codes()
     knocked = next(e for e in table.events if e["code"] == "knocked")
-    assert table.rules["collapse"] is None and table.rules["phase"] == "holding"
+    assert table.rules.collapse is None and table.rules.phase == "holding"
     after = _places(table.rules)
     moved = {
         key
@@ -98,8 +98,8 @@ def test_a_hand_that_feels_the_neighbour_ahead_move_stops_and_the_neighbour_stay
     table.act(type="pull", column=9, **CAREFUL)
     failed = next(e for e in table.events if e["code"] == "pull_failed")
     assert failed["problem"] == "moved_another" and "aborted" in table.codes()
-    assert table.rules["collapse"] is None
-    assert table.rules["columns"][9]["locked"] and table.rules["columns"][9]["where"] == "base"
+    assert table.rules.collapse is None
+    assert table.rules.columns[9].locked and table.rules.columns[9].where == "base"
     after = _places(table.rules)
     for c in failed["moved"]:
         x, z = before[("c", c)]
@@ -144,10 +144,10 @@ def test_a_slow_one_handed_pull_does_not_drag_the_platform_the_other_columns_hol
     # hand that propped it up at its height, the drawn column alone carried blue and
     # dragged it 27-46 mm, and the villa fell in three of five pulls.)
     table = make_table(7, 2, options={"setup": quarters_setup()})
-    if table.rules["phase"] == "choose_colour":
+    if table.rules.phase == "choose_colour":
         table.act(type="choose_colour", colour=table.legal("choose_colour")[0]["colour"])
     start = table.state
-    placed = start.rules["platforms"][0]
+    placed = start.rules.platforms[0]
     free = [
         c
         for c in table.touchable()
@@ -163,8 +163,8 @@ def test_a_slow_one_handed_pull_does_not_drag_the_platform_the_other_columns_hol
         )
         codes = [e["code"] for e in result.events]
         assert "pulled" in codes, (column, codes)
-        blue = result.state.rules["platforms"][0]
-        assert math.hypot(blue["x"] - placed["x"], blue["z"] - placed["z"]) < 1.0, (column, blue)
+        blue = result.state.rules.platforms[0]
+        assert math.hypot(blue.x - placed.x, blue.z - placed.z) < 1.0, (column, blue)
 
 
 def test_the_second_hand_is_used_in_proportion_to_care():
@@ -181,12 +181,12 @@ def test_a_column_on_a_platform_tilted_past_its_balance_tips_with_it(table):
     # A thin column (foot radius 6.4 mm, its centre 30 mm up) on blue: tilted 5 degrees it
     # leans 2.6 mm and stands; tilted 14 degrees it leans 7.5 mm, past its foot's edge, and
     # falls.
-    if table.rules["phase"] == "choose_colour":
+    if table.rules.phase == "choose_colour":
         table.act(type="choose_colour", colour=table.legal("choose_colour")[0]["colour"])
     thin = [c for c in table.touchable() if villa.radius(c) < 8.0]
     table.move(x=0.0, lane=1, column=thin[0])
     rules = table.rules
-    assert [c["id"] for c in rules["columns"] if c["level"] == 1] == [thin[0]]
+    assert [c.id for c in rules.columns if c.level == 1] == [thin[0]]
     plane = villa.Plane(0.0, 0.0, 1.0, 0.0)
     for degrees, falls in ((5.0, False), (14.0, True)):
         copy_of = copy.deepcopy(rules)
@@ -200,8 +200,8 @@ def test_the_bots_draw_out_only_columns_with_a_free_way_out_by_eye():
     state = new_match(31, 4)
     rng = random.Random("free way")
     seen = 0
-    while state.rules["phase"] != "over" and state.rules["actions"] < 120:
-        level = "careful" if state.rules["actions"] % 2 else "easy"
+    while state.rules.phase != "over" and state.rules.actions < 120:
+        level = "careful" if state.rules.actions % 2 else "easy"
         action = choose_action(state, level, rng)
         if action["type"] == "touch":
             # Free by eye: its way out brushes no neighbour by more than the rules count as
@@ -226,9 +226,9 @@ def _needed_column(seeds, past: float):
     for seed in seeds:
         state = new_match(seed, 2 + seed % 3)
         rng = random.Random(f"{seed}:needed")
-        while state.rules["phase"] != "over" and state.rules["actions"] < 300:
+        while state.rules.phase != "over" and state.rules.actions < 300:
             rules = state.rules
-            if rules["phase"] == "move" and rules["context"] == "turn":
+            if rules.phase == "move" and rules.context == "turn":
                 for action in _touches(state):
                     column = action["column"]
                     weakest = villa.analyse(rules, without={column}).weakest
@@ -250,24 +250,29 @@ def test_a_careful_builder_feels_the_platform_settle_and_puts_a_needed_column_ba
     careful = apply_action(touched, {"type": "pull", "column": column, **CAREFUL})
     failed = [e for e in careful.events if e["code"] == "pull_failed"]
     assert failed and failed[0]["problem"] == "caught", [e["code"] for e in careful.events]
-    assert careful.state.rules["collapse"] is None
+    assert careful.state.rules.collapse is None
     assert _places(careful.state.rules) == before
-    assert careful.state.rules["columns"][column]["locked"] is True
+    assert careful.state.rules.columns[column].locked is True
     careless = apply_action(touched, {"type": "pull", "column": column, **CARELESS})
-    assert careless.state.rules["collapse"] is not None
+    assert careless.state.rules.collapse is not None
 
 
 def _blue_on(feet: list[tuple[int, float, float]]) -> dict:
     """Blue alone on columns standing at `feet` (id, x, z); every other column out."""
     rules = copy.deepcopy(new_match(7, 4).rules)
     placed = {i: (x, z) for i, x, z in feet}
-    for column in rules["columns"]:
-        if column["id"] in placed:
-            x, z = placed[column["id"]]
-            column.update(where="base", level=0, on=None, x=x, z=z)
+    for column in rules.columns:
+        if column.id in placed:
+            x, z = placed[column.id]
+            column.where = "base"
+            column.level = 0
+            column.on = None
+            column.x = x
+            column.z = z
         else:
-            column.update(where="out")
-    rules["platforms"][0].update(x=0.0, z=0.0)
+            column.where = "out"
+    rules.platforms[0].x = 0.0
+    rules.platforms[0].z = 0.0
     villa.sync_rest(rules)
     return rules
 
@@ -324,7 +329,7 @@ def _blue_on_four(edge: float, held: int) -> dict:
     right = edge - villa.radius(thick[0])
     spots = [(-60.0, -60.0), (-60.0, 60.0), (right, -60.0), (right, 60.0)]
     rules = _blue_on([(i, x, z) for i, (x, z) in zip(thick, spots, strict=True)])
-    rules["columns"][held].update(where="hand")
+    rules.columns[held].where = "hand"
     villa.sync_rest(rules)
     return rules
 
@@ -348,7 +353,7 @@ def test_a_hurried_placement_tips_a_marginal_platform_a_gentle_one_does_not():
             assert not outcome.fell_alone
     assert outcomes["gentle"] is None
     assert outcomes["hurried"] is not None
-    assert outcomes["hurried"]["direction"] == "right"
+    assert outcomes["hurried"].direction == "right"
 
 
 def _stack_placements(first_seed: int = 97000, wanted: int = 4) -> list:

@@ -20,7 +20,7 @@ def _match_both_ways(seed: int, players: int) -> tuple[list, list, list]:
     state = new_match(seed, players)
     rng = random.Random(f"{seed}:history")
     live, reloaded, log = [], [], []
-    while state.rules["phase"] != "over" and len(log) < MAX_ACTIONS:
+    while state.rules.phase != "over" and len(log) < MAX_ACTIONS:
         level = "careful" if len(log) % 3 == 0 else "easy"
         action = choose_action(state, level, rng)
         result = apply_action(state, action, record=False)

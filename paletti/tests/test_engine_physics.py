@@ -12,7 +12,7 @@ SEED = 11
 
 def _first_colour(seed=SEED):
     rules = new_match(seed, 4).rules
-    return rules["seats"][rules["first_player"]]["colours"][0]
+    return rules.seats[rules.first_player].colours[0]
 
 
 def _thin_of(colour):
@@ -22,7 +22,7 @@ def _thin_of(colour):
 def _moved_out(table, column_id):
     """One column moved out beyond blue's edge, as play can leave one (blue rests on every
     column at set-up): it carries nothing."""
-    columns = [dict(c) for c in table.rules["columns"]]
+    columns = [c.to_json() for c in table.rules.columns]
     columns[column_id]["x"] = 112.0 if columns[column_id]["x"] > 0 else -112.0
     table.with_rules(columns=columns)
 
@@ -35,8 +35,8 @@ def test_touch_reads_the_load_the_column_bears_in_3d(make_table):
     column = table.touchable()[0]
     table.act(type="touch", column=column)
     # Rounded once, on the server: the rules and the event say the same grams.
-    assert table.rules["touch_load"] == round(loads[column])
-    assert table.events[0]["load"] == table.rules["touch_load"]
+    assert table.rules.touch_load == round(loads[column])
+    assert table.events[0]["load"] == table.rules.touch_load
 
 
 def test_pulling_a_free_standing_outer_column_leaves_the_villa_standing(make_table):
@@ -44,29 +44,29 @@ def test_pulling_a_free_standing_outer_column_leaves_the_villa_standing(make_tab
     table = make_table(SEED)
     _moved_out(table, column)
     table.act(type="touch", column=column)
-    assert table.rules["touch_load"] == 0
+    assert table.rules.touch_load == 0
     table.act(type="pull", column=column)
-    assert table.rules["phase"] == "holding"
-    assert table.rules["collapse"] is None
-    assert table.rules["columns"][column]["where"] == "hand"
+    assert table.rules.phase == "holding"
+    assert table.rules.collapse is None
+    assert table.rules.columns[column].where == "hand"
 
 
 def test_pulling_the_support_under_a_platforms_centre_of_mass_collapses_it(make_table):
     column = _thin_of(_first_colour())[0]
     table = make_table(SEED, options={"setup": lopsided_setup(column)})
-    puller = table.rules["to_act"]
+    puller = table.rules.to_act
     table.act(type="touch", column=column)
-    assert table.rules["touch_load"] > 5
+    assert table.rules.touch_load > 5
     # Pulled with one hand (steadiness 0.5): no fingers on blue catch it as it tips.
     table.act(type="pull", column=column, steadiness=0.5)
-    assert table.rules["phase"] == "over"
-    assert table.rules["end_reason"] == "collapse"
-    assert table.rules["collapse"]["by"] == puller
-    assert table.rules["collapse"]["piece"] == "p0"
+    assert table.rules.phase == "over"
+    assert table.rules.end_reason == "collapse"
+    assert table.rules.collapse.by == puller
+    assert table.rules.collapse.piece == "p0"
     assert "collapse" in table.codes()
     # Nobody had the seal: whoever built highest wins, never the one who brought it down.
-    assert table.rules["winner"] not in (None, puller)
-    assert table.rules["outcome"] == "highest_builder"
+    assert table.rules.winner not in (None, puller)
+    assert table.rules.outcome == "highest_builder"
 
 
 def test_placement_fully_on_the_platform_else_refused(make_table):
@@ -86,13 +86,13 @@ def test_placement_fully_on_the_platform_else_refused(make_table):
         assert error.value.code == code
     # Anywhere inside the interval is accepted, not only the listed grid.
     table.act(type="place", column=column, x=high - 0.3, lane=0)
-    assert table.rules["columns"][column]["level"] == 1
+    assert table.rules.columns[column].level == 1
 
 
 def test_no_column_on_a_column_below_red(make_table):
     table = make_table(SEED)
     first = table.move(x=0.0, lane=1)
-    assert table.rules["columns"][first]["level"] == 1
+    assert table.rules.columns[first].level == 1
     column = table.outer_touchable()
     table.act(type="touch", column=column)
     table.act(type="pull", column=column)
@@ -103,7 +103,7 @@ def test_no_column_on_a_column_below_red(make_table):
     assert not in_area(area, 2.0, 0.0), "legal_actions must not list it either"
     # Further back, the column stands behind the first one.
     table.act(type="place", column=column, x=2.0, lane=0)
-    assert table.rules["columns"][column]["where"] == "platform"
+    assert table.rules.columns[column].where == "platform"
 
 
 def test_on_red_a_column_may_stand_on_a_column(make_table):
@@ -114,9 +114,9 @@ def test_on_red_a_column_may_stand_on_a_column(make_table):
     rules = table.rules
     assert placement_problem(rules, 0, 0.0, 1)[0] == "on_column"
     # The same geometry, read as if the top platform were red.
-    platforms = [dict(p) for p in rules["platforms"]]
+    platforms = [p.to_json() for p in rules.platforms]
     platforms[4].update(x=platforms[0]["x"], z=platforms[0]["z"])
-    columns = [dict(c) for c in rules["columns"]]
+    columns = [c.to_json() for c in rules.columns]
     for column in columns:
         if column["level"] == 1:
             column["level"] = 5

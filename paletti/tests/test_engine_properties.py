@@ -13,32 +13,32 @@ WHERE = {"base", "platform", "hand", "out"}
 
 def _check_invariants(state):
     rules = state.rules
-    columns = rules["columns"]
-    assert sorted(c["id"] for c in columns) == list(range(20))
-    assert all(c["where"] in WHERE for c in columns)
-    in_hand = [c for c in columns if c["where"] == "hand"]
-    assert len(in_hand) <= 1 and (not in_hand or rules["phase"] in ("holding", "over"))
+    columns = rules.columns
+    assert sorted(c.id for c in columns) == list(range(20))
+    assert all(c.where in WHERE for c in columns)
+    in_hand = [c for c in columns if c.where == "hand"]
+    assert len(in_hand) <= 1 and (not in_hand or rules.phase in ("holding", "over"))
     for column in columns:
-        if column["where"] == "base":
-            assert column["level"] == 0
-        if column["where"] == "platform":
-            assert 1 <= column["level"] <= rules["laid"]
+        if column.where == "base":
+            assert column.level == 0
+        if column.where == "platform":
+            assert 1 <= column.level <= rules.laid
     # Platforms are laid in order, from blue up, none skipped.
-    laid = [p["pose"] is not None for p in rules["platforms"]]
-    assert laid == [i < rules["laid"] for i in range(len(PLATFORM_COLOURS))]
-    owner = {c: s for s, seat in enumerate(rules["seats"]) for c in seat["colours"]}
-    expected = [0] * len(rules["seats"])
+    laid = [p.pose is not None for p in rules.platforms]
+    assert laid == [i < rules.laid for i in range(len(PLATFORM_COLOURS))]
+    owner = {c: s for s, seat in enumerate(rules.seats) for c in seat.colours}
+    expected = [0] * len(rules.seats)
     for column in columns:
-        if column["where"] == "platform" and column["level"] == rules["laid"]:
-            if column["colour"] in owner:
-                expected[owner[column["colour"]]] += COLUMN_VALUES[column["kind"]]
-    assert rules["scores"] == expected
-    if rules["phase"] == "over":
-        assert rules["to_act"] is None and legal_actions(state) == []
+        if column.where == "platform" and column.level == rules.laid:
+            if column.colour in owner:
+                expected[owner[column.colour]] += COLUMN_VALUES[column.kind]
+    assert rules.scores == expected
+    if rules.phase == "over":
+        assert rules.to_act is None and legal_actions(state) == []
     else:
-        assert rules["to_act"] in range(len(rules["seats"]))
+        assert rules.to_act in range(len(rules.seats))
         assert legal_actions(state)
-        assert {a["seat"] for a in legal_actions(state)} == {rules["to_act"]}
+        assert {a["seat"] for a in legal_actions(state)} == {rules.to_act}
 
 
 @settings(
@@ -69,6 +69,6 @@ def test_random_legal_actions_keep_the_invariants(seed, players, choices):
             action = spots[choice % len(spots)][0]
         state = apply_action(state, action, record=False).state
         _check_invariants(state)
-    if state.rules["phase"] == "over":
+    if state.rules.phase == "over":
         with pytest.raises(IllegalAction):
             apply_action(state, {"type": "pass"})

@@ -5,8 +5,8 @@ import copy
 import pytest
 
 from paletti.engine import IllegalAction, apply_action, legal_actions, new_match, state_to_json
-from paletti.engine.rules import LAY_GRID, Collapse, lay_problem, scores
-from paletti.engine.rules.turns import _finish, _start_turn, _update_seal
+from paletti.engine.rules import LAY_GRID, Collapse, Seal, lay_problem, scores
+from paletti.engine.rules.turns import finish, start_turn, update_seal
 
 
 def _collapse(by):
@@ -16,21 +16,21 @@ def _collapse(by):
 
 
 def test_turns_go_clockwise(table):
-    first = table.rules["turn"]
+    first = table.rules.turn
     table.move(x=0.0, lane=0)
-    assert table.rules["turn"] == (first + 1) % 4
+    assert table.rules.turn == (first + 1) % 4
     table.move(x=30.0, lane=0)
-    assert table.rules["turn"] == (first + 2) % 4
+    assert table.rules.turn == (first + 2) % 4
 
 
 def test_only_own_colour_may_be_moved(table):
-    seat = table.rules["to_act"]
-    own = table.rules["seats"][seat]["colours"]
-    other = next(c["id"] for c in table.rules["columns"] if c["colour"] not in own)
+    seat = table.rules.to_act
+    own = table.rules.seats[seat].colours
+    other = next(c.id for c in table.rules.columns if c.colour not in own)
     with pytest.raises(IllegalAction) as error:
         table.act(type="touch", column=other)
     assert error.value.code == "not_your_colour"
-    assert all(table.rules["columns"][c]["colour"] in own for c in table.touchable())
+    assert all(table.rules.columns[c].colour in own for c in table.touchable())
 
 
 def test_columns_on_the_top_level_may_not_be_moved(make_table):
@@ -38,7 +38,7 @@ def test_columns_on_the_top_level_may_not_be_moved(make_table):
     column = table.move(x=0.0, lane=0)
     table.move(x=40.0, lane=0)
     # Seat of the first mover again; their column is on the top level now.
-    colour = table.rules["columns"][column]["colour"]
+    colour = table.rules.columns[column].colour
     table.act(type="choose_colour", colour=colour)
     with pytest.raises(IllegalAction) as error:
         table.act(type="touch", column=column)
@@ -46,20 +46,20 @@ def test_columns_on_the_top_level_may_not_be_moved(make_table):
 
 
 def test_abort_puts_the_column_back_locks_it_and_passes_the_turn(table):
-    seat = table.rules["turn"]
+    seat = table.rules.turn
     column = table.touchable()[0]
-    pose = table.rules["columns"][column]["pose"]
+    pose = table.rules.columns[column].pose
     table.act(type="touch", column=column)
     table.act(type="abort", column=column)
-    assert table.rules["columns"][column]["locked"]
-    assert table.rules["columns"][column]["pose"] == pose
-    assert table.rules["turn"] == (seat + 1) % 4
+    assert table.rules.columns[column].locked
+    assert table.rules.columns[column].pose == pose
+    assert table.rules.turn == (seat + 1) % 4
     assert "aborted" in table.codes()
 
 
 def test_locked_columns_may_not_be_touched(make_table):
     table = make_table(4, 2)
-    colour = table.rules["seats"][table.rules["turn"]]["colours"][0]
+    colour = table.rules.seats[table.rules.turn].colours[0]
     table.act(type="choose_colour", colour=colour)
     column = table.touchable()[0]
     table.act(type="touch", column=column)
@@ -74,13 +74,13 @@ def test_locked_columns_may_not_be_touched(make_table):
 
 def test_abort_after_pulling_puts_the_column_back(table):
     column = table.outer_touchable()
-    pose = table.rules["columns"][column]["pose"]
+    pose = table.rules.columns[column].pose
     table.act(type="touch", column=column)
     table.act(type="pull", column=column)
     table.act(type="abort", column=column)
-    back = table.rules["columns"][column]
-    assert back["where"] == "base" and back["locked"]
-    assert back["pose"][0] == pytest.approx(pose[0], abs=0.5)
+    back = table.rules.columns[column]
+    assert back.where == "base" and back.locked
+    assert back.pose[0] == pytest.approx(pose[0], abs=0.5)
 
 
 def test_one_column_per_build_only_the_touched_one(table):
@@ -148,25 +148,25 @@ def test_the_listed_lay_positions_are_the_grid_points_the_rules_accept(table, ma
 
 def test_unchallenged_claim_lays_the_platform_and_resets_the_count(table):
     table.three_on_blue()
-    claimant = table.rules["turn"]
+    claimant = table.rules.turn
     assert scores(table.rules) != [0, 0, 0, 0]
     table.act(type="ask_platform")
     for _ in range(3):
-        assert table.rules["phase"] == "claim"
-        assert table.rules["to_act"] != claimant
+        assert table.rules.phase == "claim"
+        assert table.rules.to_act != claimant
         table.act(type="decline")
-    assert table.rules["phase"] == "lay" and table.rules["to_act"] == claimant
+    assert table.rules.phase == "lay" and table.rules.to_act == claimant
     table.act(type="lay_platform", x=0.0)
     assert "platform_laid" in table.codes()
-    assert table.rules["laid"] == 2
-    assert table.rules["platforms"][1]["laid_by"] == claimant
+    assert table.rules.laid == 2
+    assert table.rules.platforms[1].laid_by == claimant
     assert scores(table.rules) == [0, 0, 0, 0]
-    assert table.rules["turn"] == (claimant + 1) % 4
+    assert table.rules.turn == (claimant + 1) % 4
 
 
 def test_the_claimant_may_not_place_on_the_platform_they_laid(table):
     table.three_on_blue()
-    claimant = table.rules["turn"]
+    claimant = table.rules.turn
     table.act(type="ask_platform")
     for _ in range(3):
         table.act(type="decline")
@@ -178,21 +178,22 @@ def test_the_claimant_may_not_place_on_the_platform_they_laid(table):
         column = table.touchable()[0]
         table.act(type="touch", column=column)
         table.act(type="abort", column=column)
-    assert table.rules["turn"] == (claimant + 1) % 4
+    assert table.rules.turn == (claimant + 1) % 4
     assert {"code": "player_skipped", "seat": claimant} in [
         {"code": e["code"], "seat": e.get("seat")} for e in table.events
     ]
     state = table.state
     rules = copy.deepcopy(state.rules)
-    rules.update(turn=claimant, to_act=claimant, phase="move", step=None)
+    rules.turn = claimant
+    rules.to_act = claimant
+    rules.phase = "move"
+    rules.step = None
     claimant_state = type(state)(rules)
     assert not [a for a in legal_actions(claimant_state) if a["type"] == "touch"]
     column = next(
-        c["id"]
-        for c in rules["columns"]
-        if c["colour"] in rules["seats"][claimant]["colours"]
-        and c["level"] == 0
-        and not c["locked"]
+        c.id
+        for c in rules.columns
+        if c.colour in rules.seats[claimant].colours and c.level == 0 and not c.locked
     )
     with pytest.raises(IllegalAction) as error:
         apply_action(claimant_state, {"type": "touch", "column": column})
@@ -203,16 +204,16 @@ def test_nobody_may_protest_a_claim_by_the_top_platforms_layer(table):
     """The layer of the top platform may not place on it "en aucun cas": their claim that
     none of their columns can go there is true by the rules, so no protest is offered."""
     table.three_on_blue()
-    claimant = table.rules["turn"]
+    claimant = table.rules.turn
     table.act(type="ask_platform")
     for _ in range(3):
         table.act(type="decline")
     table.act(type="lay_platform", x=0.0)
     for x, lane in ((-30.0, 0), (0.0, 1), (30.0, 2)):
         table.move(x=x, lane=lane)
-    assert table.rules["turn"] == claimant
+    assert table.rules.turn == claimant
     table.act(type="ask_platform")
-    assert table.rules["phase"] == "claim"
+    assert table.rules.phase == "claim"
     assert {a["type"] for a in table.legal()} == {"decline"}
     with pytest.raises(IllegalAction) as error:
         table.act(type="protest")
@@ -226,23 +227,22 @@ def test_with_two_players_only_the_colour_claimed_with_may_not_go_on_the_new_pla
     made with may not go on the platform it lays; the other colour may (our reading)."""
     table = make_table(5, 2)
     table.three_on_blue()
-    claimant = table.rules["turn"]
-    colours = table.rules["seats"][claimant]["colours"]
+    claimant = table.rules.turn
+    colours = table.rules.seats[claimant].colours
     claimed_with = colours[1]
     table.act(type="choose_colour", colour=claimed_with)
     table.act(type="ask_platform")
     table.act(type="decline")
     table.act(type="lay_platform", x=0.0)
-    assert table.rules["platforms"][1]["laid_colour"] == claimed_with
+    assert table.rules.platforms[1].laid_colour == claimed_with
     table.move(x=20.0, lane=0)
-    assert table.rules["turn"] == claimant
+    assert table.rules.turn == claimant
     assert [a["colour"] for a in table.legal("choose_colour")] == [colours[0]]
     rules = copy.deepcopy(table.rules)
-    rules.update(phase="move", turn_colour=claimed_with)
+    rules.phase = "move"
+    rules.turn_colour = claimed_with
     barred = type(table.state)(rules)
-    column = next(
-        c["id"] for c in rules["columns"] if c["colour"] == claimed_with and c["level"] == 0
-    )
+    column = next(c.id for c in rules.columns if c.colour == claimed_with and c.level == 0)
     with pytest.raises(IllegalAction):
         apply_action(barred, {"type": "touch", "column": column})
 
@@ -252,157 +252,160 @@ def test_with_two_players_a_claim_before_choosing_is_made_in_the_colour_with_few
 ):
     table = make_table(5, 2)
     table.three_on_blue()
-    claimant = table.rules["turn"]
-    points = dict.fromkeys(table.rules["seats"][claimant]["colours"], 0)
-    for c in table.rules["columns"]:
-        if c["level"] == 1 and c["colour"] in points:
-            points[c["colour"]] += c["value"]
+    claimant = table.rules.turn
+    points = dict.fromkeys(table.rules.seats[claimant].colours, 0)
+    for c in table.rules.columns:
+        if c.level == 1 and c.colour in points:
+            points[c.colour] += c.value
     table.act(type="ask_platform")
-    assert table.rules["turn_colour"] == min(points, key=points.get)
+    assert table.rules.turn_colour == min(points, key=points.get)
     assert "colour_chosen" in table.codes()
 
 
 def test_successful_protest_removes_the_column_and_no_platform_is_laid(table):
     table.three_on_blue()
-    claimant = table.rules["turn"]
+    claimant = table.rules.turn
     table.act(type="ask_platform")
-    protester = table.rules["to_act"]
+    protester = table.rules.to_act
     table.act(type="protest")
-    assert table.rules["to_act"] == protester
-    own = table.rules["seats"][claimant]["colours"]
-    assert all(table.rules["columns"][c]["colour"] in own for c in table.touchable())
+    assert table.rules.to_act == protester
+    own = table.rules.seats[claimant].colours
+    assert all(table.rules.columns[c].colour in own for c in table.touchable())
     column = table.outer_touchable()
     table.act(type="touch", column=column)
     table.act(type="pull", column=column)
     table.act(type="place", column=column, x=-70.0, lane=2)
     assert "protest_succeeded" in table.codes()
-    assert table.rules["columns"][column]["where"] == "out"
-    assert table.rules["laid"] == 1
-    assert table.rules["turn"] == (claimant + 1) % 4
+    assert table.rules.columns[column].where == "out"
+    assert table.rules.laid == 1
+    assert table.rules.turn == (claimant + 1) % 4
 
 
 def test_failed_protest_lets_the_claimant_remove_a_protester_column(table):
     table.three_on_blue()
-    claimant = table.rules["turn"]
+    claimant = table.rules.turn
     table.act(type="ask_platform")
-    protester = table.rules["to_act"]
+    protester = table.rules.to_act
     table.act(type="protest")
     column = table.touchable()[0]
     table.act(type="touch", column=column)
     table.act(type="abort", column=column)
     assert "protest_failed" in table.codes()
-    assert table.rules["phase"] == "penalty" and table.rules["to_act"] == claimant
+    assert table.rules.phase == "penalty" and table.rules.to_act == claimant
     removable = [a["column"] for a in table.legal("remove_column")]
-    colours = table.rules["seats"][protester]["colours"]
-    assert removable and all(table.rules["columns"][c]["colour"] in colours for c in removable)
-    victim = max(removable, key=lambda c: abs(table.rules["columns"][c]["pose"][0]))
+    colours = table.rules.seats[protester].colours
+    assert removable and all(table.rules.columns[c].colour in colours for c in removable)
+    victim = max(removable, key=lambda c: abs(table.rules.columns[c].pose[0]))
     table.act(type="remove_column", column=victim)
-    assert table.rules["columns"][victim]["where"] == "out"
-    assert table.rules["phase"] == "lay"
+    assert table.rules.columns[victim].where == "out"
+    assert table.rules.phase == "lay"
     table.act(type="lay_platform", x=0.0)
-    assert table.rules["laid"] == 2
+    assert table.rules.laid == 2
 
 
 def _seal_rules(points_by_seat, holder=None, previous=None, started=True):
     """A rules state whose top level gives each seat the given points (thin columns)."""
     rules = copy.deepcopy(new_match(1, 4).rules)
-    rules["seal"] = {"started": started, "holder": holder, "previous": previous}
-    for column in rules["columns"]:
-        column["level"] = 0
+    rules.seal = Seal(started=started, holder=holder, previous=previous)
+    for column in rules.columns:
+        column.level = 0
     for seat, points in enumerate(points_by_seat):
-        colour = rules["seats"][seat]["colours"][0]
-        thin = [c for c in rules["columns"] if c["colour"] == colour and c["kind"] == "thin"]
+        colour = rules.seats[seat].colours[0]
+        thin = [c for c in rules.columns if c.colour == colour and c.kind == "thin"]
         for column in thin[:points]:
-            column.update(level=1, where="platform")
+            column.level = 1
+            column.where = "platform"
     return rules
 
 
 def test_seal_race_starts_on_green_not_blue():
     rules = _seal_rules([2, 0, 0, 0], started=False)
-    _update_seal(rules, [])
-    assert rules["seal"].to_json() == {"started": False, "holder": None, "previous": None}
-    rules["laid"] = 2
-    for column in rules["columns"]:
-        if column["level"] == 1:
-            column["level"] = 2
+    update_seal(rules, [])
+    assert rules.seal.to_json() == {"started": False, "holder": None, "previous": None}
+    rules.laid = 2
+    for column in rules.columns:
+        if column.level == 1:
+            column.level = 2
     events = []
-    _update_seal(rules, events)
-    assert rules["seal"]["started"] and rules["seal"]["holder"] == 0
+    update_seal(rules, events)
+    assert rules.seal.started and rules.seal.holder == 0
     assert [e["code"] for e in events] == ["seal_race_started", "seal_taken"]
 
 
 def test_seal_race_starts_on_blue_in_the_polish_reading():
     rules = _seal_rules([2, 0, 0, 0], started=False)
-    rules["options"]["seal_start"] = "blue"
-    _update_seal(rules, [])
-    assert rules["seal"]["started"] and rules["seal"]["holder"] == 0
+    rules.options.seal_start = "blue"
+    update_seal(rules, [])
+    assert rules.seal.started and rules.seal.holder == 0
 
 
 def test_only_the_top_level_scores():
     rules = _seal_rules([2, 1, 0, 0])
     assert scores(rules) == [2, 1, 0, 0]
-    rules["laid"] = 2
+    rules.laid = 2
     assert scores(rules) == [0, 0, 0, 0]
 
 
 def test_seal_goes_to_the_leader_and_remembers_the_previous_holder():
     rules = _seal_rules([1, 3, 0, 0], holder=0)
-    _update_seal(rules, [])
-    assert rules["seal"]["holder"] == 1 and rules["seal"]["previous"] == 0
+    update_seal(rules, [])
+    assert rules.seal.holder == 1 and rules.seal.previous == 0
 
 
 def test_seal_tie_keeps_the_holder():
     rules = _seal_rules([2, 2, 0, 0], holder=0, previous=3)
-    _update_seal(rules, [])
-    assert rules["seal"].to_json() == {"started": True, "holder": 0, "previous": 3}
+    update_seal(rules, [])
+    assert rules.seal.to_json() == {"started": True, "holder": 0, "previous": 3}
     rules = _seal_rules([1, 2, 2, 0], holder=0, previous=3)
-    _update_seal(rules, [])
-    assert rules["seal"]["holder"] == 0
+    update_seal(rules, [])
+    assert rules.seal.holder == 0
 
 
 def test_winner_is_the_seal_holder():
     rules = _seal_rules([0, 0, 0, 0], holder=2, previous=1)
-    _finish(rules, "no_moves", [])
-    assert rules["winner"] == 2 and rules["phase"] == "over" and rules["to_act"] is None
+    finish(rules, "no_moves", [])
+    assert rules.winner == 2 and rules.phase == "over" and rules.to_act is None
 
 
 def test_holder_who_causes_the_collapse_hands_the_win_to_the_previous_holder():
     rules = _seal_rules([0, 0, 0, 0], holder=2, previous=1)
-    _finish(rules, "collapse", [], _collapse(2))
-    assert rules["winner"] == 1
+    finish(rules, "collapse", [], _collapse(2))
+    assert rules.winner == 1
     rules = _seal_rules([0, 0, 0, 0], holder=2, previous=1)
-    _finish(rules, "collapse", [], _collapse(3))
-    assert rules["winner"] == 2
+    finish(rules, "collapse", [], _collapse(3))
+    assert rules.winner == 2
 
 
 def test_before_the_race_whoever_built_highest_wins_not_who_brought_it_down():
     # Seat 0 brings the villa down; seat 2 has the most points on the top level.
     rules = _seal_rules([3, 1, 2, 0], started=False)
     events = []
-    _finish(rules, "collapse", events, _collapse(0))
-    assert rules["winner"] == 2
-    assert rules["outcome"] == events[-1]["outcome"] == "highest_builder"
+    finish(rules, "collapse", events, _collapse(0))
+    assert rules.winner == 2
+    assert rules.outcome == events[-1]["outcome"] == "highest_builder"
 
 
 def test_between_equal_builders_the_first_after_the_culprit_clockwise_wins():
     rules = _seal_rules([0, 1, 0, 1], started=False)
-    _finish(rules, "collapse", [], _collapse(2))
-    assert rules["winner"] == 3
+    finish(rules, "collapse", [], _collapse(2))
+    assert rules.winner == 3
     rules = _seal_rules([0, 1, 0, 1], started=False)
-    _finish(rules, "collapse", [], _collapse(3))
-    assert rules["winner"] == 1
+    finish(rules, "collapse", [], _collapse(3))
+    assert rules.winner == 1
 
 
 def test_a_column_higher_up_outweighs_more_points_lower_down():
     rules = _seal_rules([0, 0, 0, 0], started=False)
-    rules["laid"] = 2
-    colours = [seat["colours"][0] for seat in rules["seats"]]
-    thick = next(c for c in rules["columns"] if c["colour"] == colours[1] and c["kind"] == "thick")
-    thin = next(c for c in rules["columns"] if c["colour"] == colours[3] and c["kind"] == "thin")
-    thick.update(level=1, where="platform")
-    thin.update(level=2, where="platform")
-    _finish(rules, "collapse", [], _collapse(0))
-    assert rules["winner"] == 3
+    rules.laid = 2
+    colours = [seat.colours[0] for seat in rules.seats]
+    thick = next(c for c in rules.columns if c.colour == colours[1] and c.kind == "thick")
+    thin = next(c for c in rules.columns if c.colour == colours[3] and c.kind == "thin")
+    thick.level = 1
+    thick.where = "platform"
+    thin.level = 2
+    thin.where = "platform"
+    finish(rules, "collapse", [], _collapse(0))
+    assert rules.winner == 3
 
 
 @pytest.mark.parametrize(
@@ -419,28 +422,28 @@ def test_a_column_higher_up_outweighs_more_points_lower_down():
 def test_every_end_names_a_winner_and_says_why(holder, previous, by, winner, outcome):
     rules = _seal_rules([1, 3, 2, 0], holder=holder, previous=previous)
     events = []
-    _finish(rules, "collapse", events, _collapse(by))
-    assert (rules["winner"], rules["outcome"]) == (winner, outcome)
+    finish(rules, "collapse", events, _collapse(by))
+    assert (rules.winner, rules.outcome) == (winner, outcome)
     assert events[-1]["outcome"] == outcome
-    assert rules["winner"] != by or outcome == "seal_holder"
+    assert rules.winner != by or outcome == "seal_holder"
 
 
 def test_game_ends_when_nobody_can_place_a_column_or_a_platform():
     rules = _seal_rules([0, 0, 0, 0], holder=3, previous=None)
-    for column in rules["columns"]:
-        column["locked"] = True
-    rules["laid"] = 5  # and no platform is left to ask for
+    for column in rules.columns:
+        column.locked = True
+    rules.laid = 5  # and no platform is left to ask for
     events = []
-    _start_turn(rules, 0, events)
-    assert rules["phase"] == "over" and rules["end_reason"] == "no_moves"
-    assert rules["winner"] == 3
+    start_turn(rules, 0, events)
+    assert rules.phase == "over" and rules.end_reason == "no_moves"
+    assert rules.winner == 3
     assert [e["code"] for e in events].count("player_skipped") == 4
 
 
 def test_nothing_is_accepted_after_the_end(table):
     state = table.state
     rules = copy.deepcopy(state.rules)
-    _finish(rules, "no_moves", [])
+    finish(rules, "no_moves", [])
     over = type(state)(rules)
     assert legal_actions(over) == []
     with pytest.raises(IllegalAction) as error:
@@ -450,48 +453,48 @@ def test_nothing_is_accepted_after_the_end(table):
 
 def test_two_players_choose_a_colour_before_each_turn_and_score_both(make_table):
     table = make_table(2, 2)
-    seat = table.rules["turn"]
-    colours = table.rules["seats"][seat]["colours"]
-    assert table.rules["phase"] == "choose_colour"
+    seat = table.rules.turn
+    colours = table.rules.seats[seat].colours
+    assert table.rules.phase == "choose_colour"
     assert {a["colour"] for a in table.legal("choose_colour")} == set(colours)
     with pytest.raises(IllegalAction):
-        table.act(type="touch", column=table.rules["columns"][0]["id"])
+        table.act(type="touch", column=table.rules.columns[0].id)
     table.act(type="choose_colour", colour=colours[1])
-    assert all(table.rules["columns"][c]["colour"] == colours[1] for c in table.touchable())
+    assert all(table.rules.columns[c].colour == colours[1] for c in table.touchable())
     table.move(x=-40.0, lane=0)
     table.move(x=40.0, lane=0)
     table.act(type="choose_colour", colour=colours[0])
     table.move(x=0.0, lane=1)
-    own = [c for c in table.rules["columns"] if c["colour"] in colours and c["level"] == 1]
-    assert scores(table.rules)[seat] == sum(c["value"] for c in own) > 0
-    assert {c["colour"] for c in own} == set(colours)
+    own = [c for c in table.rules.columns if c.colour in colours and c.level == 1]
+    assert scores(table.rules)[seat] == sum(c.value for c in own) > 0
+    assert {c.colour for c in own} == set(colours)
 
 
 def test_three_players_move_a_neutral_column_first(make_table):
     table = make_table(1, 3)
-    neutral = table.rules["neutral"]
-    seat = table.rules["turn"]
-    assert table.rules["step"] == "neutral"
-    assert all(table.rules["columns"][c]["colour"] == neutral for c in table.touchable())
+    neutral = table.rules.neutral
+    seat = table.rules.turn
+    assert table.rules.step == "neutral"
+    assert all(table.rules.columns[c].colour == neutral for c in table.touchable())
     table.move(x=-40.0, lane=0)
-    assert table.rules["turn"] == seat and table.rules["step"] == "own"
-    own = table.rules["seats"][seat]["colours"]
-    assert all(table.rules["columns"][c]["colour"] in own for c in table.touchable())
+    assert table.rules.turn == seat and table.rules.step == "own"
+    own = table.rules.seats[seat].colours
+    assert all(table.rules.columns[c].colour in own for c in table.touchable())
     table.move(x=40.0, lane=0)
-    assert table.rules["turn"] == (seat + 1) % 3
+    assert table.rules.turn == (seat + 1) % 3
     # Neutral columns score for nobody.
     assert sum(scores(table.rules)) == sum(
-        c["value"] for c in table.rules["columns"] if c["level"] == 1 and c["colour"] != neutral
+        c.value for c in table.rules.columns if c.level == 1 and c.colour != neutral
     )
 
 
 def test_three_players_last_neutral_column_of_a_level_stays(make_table):
     table = make_table(1, 3)
-    neutral = table.rules["neutral"]
+    neutral = table.rules.neutral
     rules = copy.deepcopy(table.rules)
-    ids = [c["id"] for c in rules["columns"] if c["colour"] == neutral]
+    ids = [c.id for c in rules.columns if c.colour == neutral]
     for column_id in ids[1:]:
-        rules["columns"][column_id]["where"] = "out"
+        rules.columns[column_id].where = "out"
     state = type(table.state)(rules)
     assert not [a for a in legal_actions(state) if a["type"] == "touch" and a["column"] == ids[0]]
     with pytest.raises(IllegalAction) as error:
@@ -501,35 +504,35 @@ def test_three_players_last_neutral_column_of_a_level_stays(make_table):
 
 def test_three_players_aborted_neutral_move_protest_upheld_loses_own_move(make_table):
     table = make_table(1, 3)
-    seat = table.rules["turn"]
+    seat = table.rules.turn
     column = table.outer_touchable()
     table.act(type="touch", column=column)
     table.act(type="abort", column=column)
-    assert table.rules["phase"] == "neutral_protest"
-    assert table.rules["to_act"] == (seat + 1) % 3
+    assert table.rules.phase == "neutral_protest"
+    assert table.rules.to_act == (seat + 1) % 3
     table.act(type="protest")
     # The protester may prove it with the aborted column itself (Danish text).
     assert column in table.touchable()
     table.move(x=0.0, lane=0, column=column)
     assert "neutral_protest_upheld" in table.codes()
-    assert table.rules["turn"] == (seat + 1) % 3
+    assert table.rules.turn == (seat + 1) % 3
 
 
 def test_three_players_aborted_neutral_move_unchallenged_allows_own_move(make_table):
     table = make_table(1, 3)
-    seat = table.rules["turn"]
+    seat = table.rules.turn
     column = table.outer_touchable()
     table.act(type="touch", column=column)
     table.act(type="abort", column=column)
     table.act(type="decline")
     table.act(type="decline")
-    assert table.rules["turn"] == seat and table.rules["step"] == "own"
-    assert table.rules["to_act"] == seat and table.rules["phase"] == "move"
+    assert table.rules.turn == seat and table.rules.step == "own"
+    assert table.rules.to_act == seat and table.rules.phase == "move"
 
 
 def test_three_players_failed_neutral_protest_allows_own_move(make_table):
     table = make_table(1, 3)
-    seat = table.rules["turn"]
+    seat = table.rules.turn
     column = table.outer_touchable()
     table.act(type="touch", column=column)
     table.act(type="abort", column=column)
@@ -538,14 +541,14 @@ def test_three_players_failed_neutral_protest_allows_own_move(make_table):
     table.act(type="touch", column=other)
     table.act(type="abort", column=other)
     assert "neutral_protest_failed" in table.codes()
-    assert table.rules["turn"] == seat and table.rules["step"] == "own"
+    assert table.rules.turn == seat and table.rules.step == "own"
 
 
 def test_hand_tremor_is_seeded(make_table):
     def place(seed, tremor):
         table = make_table(seed, 4, {"tremor": tremor})
         column = table.move(x=0.0, lane=0)
-        return table.rules["columns"][column]["pose"][0], table.rules["platforms"][0]["pose"]
+        return table.rules.columns[column].pose[0], table.rules.platforms[0].pose
 
     steady, blue = place(9, 0.0)
     shaky = place(9, 2.0)[0]
@@ -561,7 +564,7 @@ def test_illegal_actions_carry_a_code_and_a_reason(table):
         ({"type": "touch", "column": "x"}, "bad_action"),
         ({"type": "touch", "column": 99}, "bad_action"),
         ({"type": "touch", "column": 3, "teleport": True}, "bad_action"),
-        ({"type": "ask_platform", "seat": (table.rules["to_act"] + 1) % 4}, "not_your_turn"),
+        ({"type": "ask_platform", "seat": (table.rules.to_act + 1) % 4}, "not_your_turn"),
         ("touch", "malformed"),
     ]
     for action, code in cases:
@@ -583,7 +586,7 @@ def test_legal_actions_can_be_posted_verbatim(make_table):
             if action["type"] == "place":
                 action = table.spots()[0][0]
             table.state = apply_action(table.state, action).state
-            if table.rules["phase"] == "over":
+            if table.rules.phase == "over":
                 break
 
 
@@ -591,26 +594,29 @@ def test_the_seal_passes_to_the_first_column_on_a_later_platform():
     # Seat 1 holds the seal on green; yellow is laid, which empties the top level, and the
     # first column on yellow, seat 3's, takes the seal from seat 1.
     rules = _seal_rules([0, 3, 0, 0], holder=1, previous=0)
-    rules["laid"] = 3
-    for column in rules["columns"]:
-        column["level"] = 0 if column["level"] == 1 else column["level"]
-    colour = rules["seats"][3]["colours"][0]
-    first = next(c for c in rules["columns"] if c["colour"] == colour)
-    first.update(level=3, where="platform")
+    rules.laid = 3
+    for column in rules.columns:
+        column.level = 0 if column.level == 1 else column.level
+    colour = rules.seats[3].colours[0]
+    first = next(c for c in rules.columns if c.colour == colour)
+    first.level = 3
+    first.where = "platform"
     events = []
-    _update_seal(rules, events)
-    assert rules["seal"].to_json() == {"started": True, "holder": 3, "previous": 1}
+    update_seal(rules, events)
+    assert rules.seal.to_json() == {"started": True, "holder": 3, "previous": 1}
     assert [e["code"] for e in events] == ["seal_taken"]
 
 
 def test_nobody_may_protest_without_a_column_to_prove_it(table):
     table.three_on_blue()
-    claimant = table.rules["turn"]
+    claimant = table.rules.turn
     table.act(type="ask_platform")
     # The claimant's columns are all locked: no protester could move one of them.
-    own = table.rules["seats"][claimant]["colours"]
+    own = table.rules.seats[claimant].colours
     table.with_rules(
-        columns=[{**c, "locked": c["locked"] or c["colour"] in own} for c in table.rules["columns"]]
+        columns=[
+            {**c.to_json(), "locked": c.locked or c.colour in own} for c in table.rules.columns
+        ]
     )
     assert {a["type"] for a in table.legal()} == {"decline"}
     with pytest.raises(IllegalAction) as error:
@@ -630,38 +636,38 @@ def test_no_sixth_platform_can_be_asked_for(table):
 def test_a_claim_is_allowed_before_three_columns_stand_on_top_and_then_the_turn_passes(table):
     # French record: the player "affirme" that no column can go up; only when the platform
     # is laid does it turn out it cannot rest on three columns: "il passe son tour".
-    claimant = table.rules["turn"]
+    claimant = table.rules.turn
     assert table.legal("ask_platform")
     table.act(type="ask_platform")
     for _ in range(3):
         table.act(type="decline")
-    assert table.rules["phase"] == "lay" and not table.legal("lay_platform")
+    assert table.rules.phase == "lay" and not table.legal("lay_platform")
     table.act(type="pass")
     assert "platform_impossible" in table.codes()
-    assert table.rules["turn"] != claimant and table.rules["laid"] == 1
+    assert table.rules.turn != claimant and table.rules.laid == 1
     # Nothing was built that turn: it counts towards a whole round of passes.
-    assert table.rules["passes"] == 1
+    assert table.rules.passes == 1
 
 
 def test_three_players_a_turn_that_moved_a_neutral_column_is_no_pass(make_table):
     table = make_table(4, 3)
-    assert table.rules["step"] == "neutral"
+    assert table.rules.step == "neutral"
     table.with_rules(passes=2)
-    seat = table.rules["turn"]
+    seat = table.rules.turn
     column = table.outer_touchable()
     table.act(type="touch", column=column)
     table.act(type="pull", column=column)
     table.act(type="place", column=column, x=0.0, lane=1)
-    assert table.rules["step"] == "own" and table.rules["turn"] == seat
+    assert table.rules.step == "own" and table.rules.turn == seat
     # Own step: nothing of theirs can go up (all locked for this test), so they pass.
     columns = [
-        {**c, "locked": c["colour"] in table.rules["seats"][seat]["colours"] or c["locked"]}
-        for c in table.rules["columns"]
+        {**c.to_json(), "locked": c.colour in table.rules.seats[seat].colours or c.locked}
+        for c in table.rules.columns
     ]
     table.with_rules(columns=columns)
     table.act(type="pass")
     # A neutral column was built this turn: the round of passes starts again.
-    assert table.rules["phase"] != "over" and table.rules["passes"] == 0
+    assert table.rules.phase != "over" and table.rules.passes == 0
 
 
 def test_the_listed_placement_area_is_exactly_where_the_rules_accept_a_column():
@@ -687,7 +693,8 @@ def test_the_listed_placement_area_is_exactly_where_the_rules_accept_a_column():
     assert len(area["outside"]) == 4  # the four columns on blue
     on_red = table.rules.copy()
     on_red.laid = 5
-    on_red.platforms[4].update(x=on_red.platforms[0].x, z=0.0)
+    on_red.platforms[4].x = on_red.platforms[0].x
+    on_red.platforms[4].z = 0.0
     for column_on_top in on_red.columns:
         if column_on_top.level == 1:
             column_on_top.level = 5

@@ -160,30 +160,30 @@ def test_first_player_is_the_one_who_received_the_last_colour():
     for seed in range(6):
         state = new_match(seed, 4)
         rules = state.rules
-        youngest = rules["youngest"]
+        youngest = rules.youngest
         # Colours are rolled clockwise from the youngest; the last one rolled starts.
-        assert rules["first_player"] == (youngest + 3) % 4 == rules["turn"]
-        colours = [c for seat in rules["seats"] for c in seat["colours"]]
+        assert rules.first_player == (youngest + 3) % 4 == rules.turn
+        colours = [c for seat in rules.seats for c in seat.colours]
         assert sorted(colours) == sorted(COLUMN_COLOURS)
-    assert new_match(5, 4).rules["seats"] == new_match(5, 4).rules["seats"]
+    assert new_match(5, 4).rules.seats == new_match(5, 4).rules.seats
 
 
 def test_two_players_take_two_colours_each():
     rules = new_match(1, 2).rules
-    assert [len(s["colours"]) for s in rules["seats"]] == [2, 2]
-    assert rules["neutral"] is None
-    assert rules["first_player"] == (rules["youngest"] + 1) % 2
+    assert [len(s.colours) for s in rules.seats] == [2, 2]
+    assert rules.neutral is None
+    assert rules.first_player == (rules.youngest + 1) % 2
 
 
 def test_three_players_leave_the_fourth_colour_neutral():
     rules = new_match(1, 3).rules
-    owned = [c for s in rules["seats"] for c in s["colours"]]
-    assert len(owned) == 3 and rules["neutral"] not in owned
-    assert rules["first_player"] == (rules["youngest"] + 2) % 3
+    owned = [c for s in rules.seats for c in s.colours]
+    assert len(owned) == 3 and rules.neutral not in owned
+    assert rules.first_player == (rules.youngest + 2) % 3
 
 
 def test_player_made_setup_is_validated_at_match_creation():
     with pytest.raises(SetupError):
         new_match(1, 4, {"setup": _setup_with(0, x=0.0)})
     state = new_match(1, 4, {"setup": default_setup()})
-    assert state.rules["phase"] in ("move", "choose_colour")
+    assert state.rules.phase in ("move", "choose_colour")

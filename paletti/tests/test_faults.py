@@ -55,7 +55,7 @@ def test_an_action_stored_but_whose_answer_was_lost_says_it_may_have_been_played
 
 def a_seed_where_the_bot_acts_first() -> int:
     names = [player["name"] for player in BOT_FIRST]
-    return next(s for s in range(100) if engine.new_match(s, names).rules["to_act"] == 0)
+    return next(s for s in range(100) if engine.new_match(s, names).rules.to_act == 0)
 
 
 def test_a_match_is_stored_with_its_bots_first_turns_or_not_at_all(api):

@@ -242,7 +242,7 @@ def test_bots_turn_cannot_be_posted_by_a_client(api):
     action = {"type": "pass", "seat": bot_seat}
     response = post_action(api, match.id, match.version, action)
     assert response.status_code == 400
-    assert state.rules["to_act"] == 0
+    assert state.rules.to_act == 0
 
 
 @pytest.mark.django_db(transaction=True)
@@ -394,10 +394,10 @@ def test_every_refusal_the_engine_can_give_is_translated():
     source = "\n".join(p.read_text() for p in (Path(engine.__file__).parent / "rules").glob("*.py"))
     codes = set()
     for node in ast.walk(ast.parse(source)):
-        # Refusals are raised as IllegalAction(code, …) / _refuse(code, …) or returned as
+        # Refusals are raised as IllegalAction(code, …) / refuse(code, …) or returned as
         # (code, reason) pairs by the *_problem helpers.
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") in {
-            "_refuse",
+            "refuse",
             "IllegalAction",
         }:
             first_arg = node.args[0] if node.args else None
@@ -428,12 +428,12 @@ def test_every_event_the_engine_can_tell_has_a_sentence_in_each_language():
         node.args[0].value
         for node in ast.walk(ast.parse(source))
         if isinstance(node, ast.Call)
-        and getattr(node.func, "id", "") == "_event"
+        and getattr(node.func, "id", "") == "event"
         and node.args
         and isinstance(node.args[0], ast.Constant)
     }
     assert {"passed", "penalty_waived", "platform_declined", "placement_failed"} <= codes
-    assert codes - set(messages._EVENT_TEXTS) == set()
+    assert codes - set(messages.EVENT_TEXTS) == set()
     event = {"code": "passed", "seat": 0, "text": "Ada passes rather than ask for a new platform."}
     for language in ("fr", "da", "pl"):
         with translation.override(language):

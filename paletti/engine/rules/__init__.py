@@ -2,8 +2,8 @@
 
 A `State` is the stored truth: `rules`, a `Rules` record (dataclasses, state.py) holding
 the rules state and every piece's place, stored as the plain JSON `Rules.to_json` gives
-(store.py); villa.py reads and moves the pieces through their plain-structure face
-(`column["x"]`). `apply_action` never mutates the state it gets: it copies the rules, lets
+(store.py); the villa (villa/) reads and moves the pieces by their attributes
+(`column.x`). `apply_action` never mutates the state it gets: it copies the rules, lets
 the villa move (pymunk for motion, 3-D statics for standing) and returns a new `State`.
 Nothing else is kept between actions, so a state reloaded from the store behaves exactly
 as the live one.
@@ -59,8 +59,10 @@ from .state import (
     Claim,
     Collapse,
     Column,
+    Context,
     IllegalAction,
     Options,
+    Phase,
     Platform,
     Rules,
     Seal,
@@ -78,8 +80,10 @@ __all__ = [
     "Claim",
     "Collapse",
     "Column",
+    "Context",
     "IllegalAction",
     "Options",
+    "Phase",
     "Platform",
     "Rules",
     "Seal",

@@ -7,95 +7,90 @@ from ..hands import (
     PLACE_SPEED_DEFAULT,
     PULL_SPEED_DEFAULT,
 )
-from ..pieces import LANE_DEPTH, PLATFORM_COLOURS, RED
+from ..pieces import LANE_DEPTH, PLATFORM_COLOURS, RED, Where
 from ..villa import column_key
-from .claims import _protest_failed, _protest_succeeded
+from .claims import protest_failed, protest_succeeded
 from .context import (
     PLACE_ANIMATION_TIME,
-    Context,
-    _collapse_event,
-    _gesture,
-    _last_time,
-    _need_phase,
-    _scripted_frames,
+    ActionContext,
+    collapse_event,
+    gesture_from,
+    last_time,
+    need_phase,
+    scripted_frames,
 )
-from .positions import _resting_problem, placement_problem, placement_range, stack_top
+from .positions import placement_problem, placement_range, resting_problem, stack_top
 from .state import (
-    CONTEXT_CLAIM_PROTEST,
-    CONTEXT_NEUTRAL_PROTEST,
-    CONTEXT_TURN,
-    PHASE_CHOOSE_COLOUR,
-    PHASE_HOLDING,
-    PHASE_MOVE,
-    PHASE_NEUTRAL_PROTEST,
-    PHASE_TOUCHED,
     Column,
+    Context,
     Holding,
     NeutralProtest,
     Origin,
+    Phase,
     Rules,
-    _event,
-    _in_play,
-    _refuse,
-    _seat_colours_of,
-    _top_index,
+    colours_of,
+    event,
+    refuse,
+    top_index,
 )
-from .turns import _context_movable, _end_turn, _may_place, _movable, _own_step
+from .turns import context_movable, end_turn, may_place, movable, own_step
 
 
-def _do_choose_colour(ctx: Context, seat: int, action: dict) -> None:
+def _do_choose_colour(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, PHASE_CHOOSE_COLOUR)
+    need_phase(rules, Phase.CHOOSE_COLOUR)
     colour = action.get("colour")
-    if colour not in _seat_colours_of(rules, seat):
-        _refuse("not_your_colour", "Choose one of your own two colours.")
-    if not _movable(rules, seat, [colour]):
-        _refuse("colour_blocked", "None of the columns of that colour can be moved.")
+    if colour not in colours_of(rules, seat):
+        refuse("not_your_colour", "Choose one of your own two colours.")
+    if not movable(rules, seat, [colour]):
+        refuse("colour_blocked", "None of the columns of that colour can be moved.")
     rules.turn_colour = colour
-    rules.phase = PHASE_MOVE
-    ctx.events.append(_event("colour_chosen", f"Playing {colour} this turn.", colour=colour))
+    rules.phase = Phase.MOVE
+    ctx.events.append(event("colour_chosen", f"Playing {colour} this turn.", colour=colour))
 
 
-def _do_touch(ctx: Context, seat: int, action: dict) -> None:
+def _do_touch(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, PHASE_MOVE)
+    need_phase(rules, Phase.MOVE)
     column_id = action["column"]
     column = rules.columns[column_id]
-    if column_id not in _context_movable(rules):
-        _refuse(*_touch_problem(rules, column, seat))
+    if column_id not in context_movable(rules):
+        refuse(*_touch_problem(rules, column, seat))
     # The load is rounded once, here: every place that shows it shows this figure.
     load = int(round(villa.column_load(rules, column_id)))
-    rules.update(phase=PHASE_TOUCHED, touched=column_id, touch_load=load)
-    ctx.events.append(_event("touched", f"The column bears {load} g.", column=column_id, load=load))
+    rules.phase = Phase.TOUCHED
+    rules.touched = column_id
+    rules.touch_load = load
+    ctx.events.append(event("touched", f"The column bears {load} g.", column=column_id, load=load))
 
 
 def _touch_problem(rules: Rules, column: Column, seat: int) -> tuple[str, str]:
-    if not _in_play(column):
+    if not column.in_play:
         return "column_out", "That column is out of the game."
     if column.level >= rules.laid:
         return "top_level", "Columns on the top platform may not be moved."
     if column.locked:
         return "locked", "That column was touched and put back; it is locked for the game."
-    if not _may_place(rules, seat):
+    if not may_place(rules, seat):
         return "own_platform", "You may not place a column on the platform you laid."
-    if column.colour == rules.neutral and rules.context != CONTEXT_CLAIM_PROTEST:
-        if rules.context == CONTEXT_TURN and rules.step != "neutral":
+    if column.colour == rules.neutral and rules.context != Context.CLAIM_PROTEST:
+        if rules.context == Context.TURN and rules.step != "neutral":
             return "not_your_colour", "Now move one of your own columns."
         return "last_neutral", "The last neutral column of a level may not be moved."
-    if rules.context == CONTEXT_TURN and rules.step == "neutral":
+    if rules.context == Context.TURN and rules.step == "neutral":
         return "neutral_first", "Move a neutral column first."
-    if len(rules.seats) == 2 and rules.context == CONTEXT_TURN:
+    if len(rules.seats) == 2 and rules.context == Context.TURN:
         return "not_your_colour", "Move a column of the colour you chose for this turn."
     return "not_your_colour", "You may only move a column of the right colour."
 
 
-def _do_pull(ctx: Context, seat: int, action: dict) -> None:
+def _do_pull(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, PHASE_TOUCHED)
+    need_phase(rules, Phase.TOUCHED)
     column_id = action.get("column", rules.touched)
     if column_id != rules.touched:
-        _refuse("not_touched", "Only the column you touched may be pulled.")
-    gesture = _gesture(action, PULL_SPEED_DEFAULT)
+        refuse("not_touched", "Only the column you touched may be pulled.")
+    gesture = gesture_from(action, PULL_SPEED_DEFAULT)
     column = rules.columns[column_id]
     rules.holding = Holding(
         column=column_id,
@@ -103,16 +98,15 @@ def _do_pull(ctx: Context, seat: int, action: dict) -> None:
     )
     outcome = villa.pull(rules, column_id, gesture, ctx.hand(), record=ctx.record)
     collapse = ctx.moved(outcome)
-    column.where = "hand"
-    column.pose = column.side = None
+    column.leave(Where.HAND)
     if collapse:
-        _collapse_event(rules, collapse, seat, ctx.events)
+        collapse_event(rules, collapse, seat, ctx.events)
         return
     if outcome.caught:
         # The platform came to rest on the steadying hand as the column came clear: the
         # builder interrupted the build (villa.pull), and the column goes back, locked.
         ctx.events.append(
-            _event(
+            event(
                 "pull_failed",
                 "The platform settled onto the steadying hand as the column came out: the "
                 "build is interrupted.",
@@ -126,7 +120,7 @@ def _do_pull(ctx: Context, seat: int, action: dict) -> None:
         # The hand felt a neighbour move and stopped: the build is interrupted and the
         # column goes back; the neighbour stays where it went (villa.pull).
         ctx.events.append(
-            _event(
+            event(
                 "pull_failed",
                 "The column pushed another column and the builder stopped: the build is "
                 "interrupted; the other column stays where it went.",
@@ -139,16 +133,18 @@ def _do_pull(ctx: Context, seat: int, action: dict) -> None:
         return
     if outcome.knocked:
         ctx.events.append(
-            _event(
+            event(
                 "knocked",
                 "The column moved another column on its way out; it stays where it went.",
                 column=column_id,
                 moved=outcome.knocked,
             )
         )
-    rules.update(phase=PHASE_HOLDING, touched=None, touch_load=None)
+    rules.phase = Phase.HOLDING
+    rules.touched = None
+    rules.touch_load = None
     ctx.events.append(
-        _event("pulled", "The column is out and the villa still stands.", column=column_id)
+        event("pulled", "The column is out and the villa still stands.", column=column_id)
     )
 
 
@@ -163,24 +159,24 @@ def _place_spot(rules: Rules, action: dict) -> tuple[float, float]:
     return x, max(low, min(high, LANE_DEPTH[lane]))
 
 
-def _do_place(ctx: Context, seat: int, action: dict) -> None:
+def _do_place(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, PHASE_HOLDING)
+    need_phase(rules, Phase.HOLDING)
     column_id = rules.holding.column
     if action.get("column", column_id) != column_id:
-        _refuse("not_holding", "You can only place the column you hold.")
+        refuse("not_holding", "You can only place the column you hold.")
     x, z = _place_spot(rules, action)
     problem = placement_problem(rules, column_id, x, z)
     if problem:
-        _refuse(*problem)
-    gesture = _gesture(action, PLACE_SPEED_DEFAULT)
+        refuse(*problem)
+    gesture = gesture_from(action, PLACE_SPEED_DEFAULT)
     if ctx.tremor:
         # The tremor comes from the match seed and the action's index, so replays agree.
         rng = random.Random(f"{rules.seed}:tremor:{rules.actions}")  # noqa: S311
         sigma = rules.options.tremor
         x += rng.gauss(0.0, sigma)
         z += rng.gauss(0.0, sigma)
-    top = _top_index(rules)
+    top = top_index(rules)
     on = stack_top(rules, column_id, x, z) if top == RED else None
     chance = ctx.hand() if ctx.chance else None
     outcome = villa.place(rules, column_id, x, z, on, gesture, chance, record=ctx.record)
@@ -189,7 +185,7 @@ def _do_place(ctx: Context, seat: int, action: dict) -> None:
         key = column_key(column_id)
         pose, side = first["poses"].get(key), first["side"].get(key)
         if pose and side:
-            lead = _scripted_frames(key, pose, side)
+            lead = scripted_frames(key, pose, side)
             for frame in outcome.frames:
                 frame["t"] = round(frame["t"] + PLACE_ANIMATION_TIME, 3)
             outcome.frames = lead + outcome.frames
@@ -202,7 +198,7 @@ def _do_place(ctx: Context, seat: int, action: dict) -> None:
         ctx.steps += outcome.steps
         ctx.frames.extend(outcome.frames)
         ctx.events.append(
-            _event(
+            event(
                 "placement_failed",
                 "The column fell over: the build has failed.",
                 column=column_id,
@@ -210,29 +206,27 @@ def _do_place(ctx: Context, seat: int, action: dict) -> None:
             )
         )
         column = rules.columns[column_id]
-        column.update(where="hand")
+        column.where = Where.HAND
         _give_up_build(ctx, seat, column_id, holding)
         return
     collapse = ctx.moved(outcome)
     if collapse:
-        _collapse_event(rules, collapse, seat, ctx.events)
+        collapse_event(rules, collapse, seat, ctx.events)
         return
-    broken = _resting_problem(rules, column_id)
+    broken = resting_problem(rules, column_id)
     if broken:
         # Where the hand actually put it breaks rule 3 or 8: the build is given up.
-        ctx.events.append(
-            _event("placement_failed", broken[1], column=column_id, problem=broken[0])
-        )
+        ctx.events.append(event("placement_failed", broken[1], column=column_id, problem=broken[0]))
         _give_up_build(ctx, seat, column_id, holding)
         return
     # Where it now stands may be too much for the villa: the statics decide.
-    collapse = ctx.moved(villa.settle_after(rules, record=ctx.record, t0=_last_time(ctx.frames)))
+    collapse = ctx.moved(villa.settle_after(rules, record=ctx.record, t0=last_time(ctx.frames)))
     if collapse:
-        _collapse_event(rules, collapse, seat, ctx.events)
+        collapse_event(rules, collapse, seat, ctx.events)
         return
     rules.built = True
     ctx.events.append(
-        _event(
+        event(
             "placed",
             f"The column stands on the {PLATFORM_COLOURS[top]} platform.",
             column=column_id,
@@ -240,33 +234,33 @@ def _do_place(ctx: Context, seat: int, action: dict) -> None:
         )
     )
     context = rules.context
-    if context == CONTEXT_CLAIM_PROTEST:
-        _protest_succeeded(ctx, column_id)
-    elif context == CONTEXT_NEUTRAL_PROTEST:
+    if context == Context.CLAIM_PROTEST:
+        protest_succeeded(ctx, column_id)
+    elif context == Context.NEUTRAL_PROTEST:
         ctx.events.append(
-            _event(
+            event(
                 "neutral_protest_upheld",
                 "The protest is upheld: the builder loses their own move.",
                 seat=rules.turn,
             )
         )
-        _end_turn(rules, ctx.events)
+        end_turn(rules, ctx.events)
     elif rules.step == "neutral":
-        _own_step(rules, ctx.events)
+        own_step(rules, ctx.events)
     else:
-        _end_turn(rules, ctx.events)
+        end_turn(rules, ctx.events)
 
 
-def _do_abort(ctx: Context, seat: int, action: dict) -> None:
+def _do_abort(ctx: ActionContext, seat: int, action: dict) -> None:
     rules = ctx.rules
-    _need_phase(rules, PHASE_TOUCHED, PHASE_HOLDING)
-    column_id = rules.touched if rules.phase == PHASE_TOUCHED else rules.holding.column
+    need_phase(rules, Phase.TOUCHED, Phase.HOLDING)
+    column_id = rules.touched if rules.phase == Phase.TOUCHED else rules.holding.column
     if action.get("column", column_id) != column_id:
-        _refuse("not_touched", "Only the column you touched can be put back.")
+        refuse("not_touched", "Only the column you touched can be put back.")
     _give_up_build(ctx, seat, column_id, rules.holding)
 
 
-def _give_up_build(ctx: Context, seat: int, column_id: int, holding: dict | None) -> None:
+def _give_up_build(ctx: ActionContext, seat: int, column_id: int, holding: Holding | None) -> None:
     """The build is given up: a column taken out (`holding`) goes back where it came from,
     and is locked for the rest of the game (French text; the Polish one does not lock it).
     Then the turn, or the protest it was part of, goes on as after an abort."""
@@ -275,22 +269,22 @@ def _give_up_build(ctx: Context, seat: int, column_id: int, holding: dict | None
     locks = rules.options.abort == "french"
     if holding is not None:
         # Put back where it was taken from; the statics then decide.
-        column.update(holding.origin)
+        column.put_back(holding.origin)
         villa.sync_rest(rules)
         if ctx.record:
             key = column_key(column_id)
-            ctx.frames.extend(_scripted_frames(key, column.pose, column.side))
-        collapse = ctx.moved(
-            villa.settle_after(rules, record=ctx.record, t0=_last_time(ctx.frames))
-        )
+            ctx.frames.extend(scripted_frames(key, column.pose, column.side))
+        collapse = ctx.moved(villa.settle_after(rules, record=ctx.record, t0=last_time(ctx.frames)))
         if collapse:
             column.locked = locks
-            _collapse_event(rules, collapse, seat, ctx.events)
+            collapse_event(rules, collapse, seat, ctx.events)
             return
     column.locked = locks
-    rules.update(touched=None, touch_load=None, holding=None)
+    rules.touched = None
+    rules.touch_load = None
+    rules.holding = None
     ctx.events.append(
-        _event(
+        event(
             "aborted",
             "The column goes back and is locked for the rest of the game."
             if locks
@@ -300,23 +294,31 @@ def _give_up_build(ctx: Context, seat: int, column_id: int, holding: dict | None
         )
     )
     context = rules.context
-    if context == CONTEXT_CLAIM_PROTEST:
-        _protest_failed(ctx)
-    elif context == CONTEXT_NEUTRAL_PROTEST:
+    if context == Context.CLAIM_PROTEST:
+        protest_failed(ctx)
+    elif context == Context.NEUTRAL_PROTEST:
         ctx.events.append(
-            _event(
+            event(
                 "neutral_protest_failed", "The protest fails: the builder moves their own column."
             )
         )
-        _own_step(rules, ctx.events)
+        own_step(rules, ctx.events)
     elif rules.step == "neutral":
         others = [(rules.turn + k) % len(rules.seats) for k in range(1, len(rules.seats))]
-        rules.update(
-            phase=PHASE_NEUTRAL_PROTEST,
-            neutral_protest=NeutralProtest(
-                player=rules.turn, asked=others, protester=None, aborted=column_id
-            ),
-            to_act=others[0],
+        rules.phase = Phase.NEUTRAL_PROTEST
+        rules.neutral_protest = NeutralProtest(
+            player=rules.turn, asked=others, protester=None, aborted=column_id
         )
+        rules.to_act = others[0]
     else:
-        _end_turn(rules, ctx.events)
+        end_turn(rules, ctx.events)
+
+
+# The actions of a build, by type (play.py applies them).
+HANDLERS = {
+    "choose_colour": _do_choose_colour,
+    "touch": _do_touch,
+    "pull": _do_pull,
+    "place": _do_place,
+    "abort": _do_abort,
+}

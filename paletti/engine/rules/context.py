@@ -6,8 +6,8 @@ import random
 from .. import villa
 from ..hands import FORESEEN, STEADINESS_DEFAULT, Chance, Gesture
 from ..pieces import PLATFORM_COLOURS
-from .state import Collapse, Rules, _event, _refuse
-from .turns import _finish
+from .state import Collapse, Phase, Rules, event, refuse
+from .turns import finish
 
 PLACE_ANIMATION_TIME = 0.3
 PLACE_ANIMATION_HEIGHT = 40.0  # mm above its resting place
@@ -29,17 +29,19 @@ def level_name(level: int) -> str:
     return "base" if level == 0 else PLATFORM_COLOURS[level - 1]
 
 
-def _collapse_event(rules: Rules, collapse: dict, actor: int, events: list) -> None:
-    level = _failed_level(rules, collapse["piece"])
+def collapse_event(rules: Rules, collapse: villa.Collapsed, actor: int, events: list) -> None:
+    """The villa came down (villa.Outcome.collapse), caused by `actor`: the event, and the
+    end of the game."""
+    level = _failed_level(rules, collapse.piece)
     name = rules.seats[actor].name
-    direction = collapse["direction"]
+    direction = collapse.direction
     events.append(
-        _event(
+        event(
             "collapse",
-            f"The villa collapses towards the {direction} ({collapse['reason'].replace('_', ' ')}, "
+            f"The villa collapses towards the {direction} ({collapse.reason.replace('_', ' ')}, "
             f"at the {level_name(level)} level); {name} caused it.",
             by=actor,
-            reason=collapse["reason"],
+            reason=collapse.reason,
             level=level,
             direction=direction,
             view="side" if direction in ("front", "back") else "front",
@@ -47,17 +49,17 @@ def _collapse_event(rules: Rules, collapse: dict, actor: int, events: list) -> N
     )
     record = Collapse(
         by=actor,
-        reason=collapse["reason"],
+        reason=collapse.reason,
         level=level,
-        piece=collapse["piece"],
+        piece=collapse.piece,
         direction=direction,
         # Which flat drawing shows it best: the front one for a fall across the width.
         view="side" if direction in ("front", "back") else "front",
     )
-    _finish(rules, "collapse", events, record)
+    finish(rules, "collapse", events, record)
 
 
-def _scripted_frames(key: str, pose: list, side: list) -> list[dict]:
+def scripted_frames(key: str, pose: list, side: list) -> list[dict]:
     """A piece coming down onto its place from PLACE_ANIMATION_HEIGHT above it."""
     n = max(1, int(round(PLACE_ANIMATION_TIME / FRAME_TIME)))
     frames = []
@@ -77,12 +79,13 @@ def _q(x: float, y: float, a: float) -> list[float]:
     return [round(x, 1), round(y, 1), round(a, 3)]
 
 
-def _need_phase(rules: Rules, *phases: str) -> None:
+def need_phase(rules: Rules, *phases: Phase) -> None:
+    """Refuse an action outside `phases`."""
     if rules.phase not in phases:
-        _refuse("wrong_phase", f"That action is not possible now (phase: {rules.phase}).")
+        refuse("wrong_phase", f"That action is not possible now (phase: {rules.phase}).")
 
 
-def _gesture(action: dict, speed: float) -> Gesture:
+def gesture_from(action: dict, speed: float) -> Gesture:
     """The hand's speed and steadiness from an action, each optional (`speed` by default);
     their ranges are the action's shape (shape.py)."""
     return Gesture(
@@ -96,11 +99,12 @@ def _hand_rng(rules: Rules) -> random.Random:
     return random.Random(f"{rules.seed}:hand:{rules.actions}")  # noqa: S311
 
 
-def _last_time(frames: list) -> float:
+def last_time(frames: list) -> float:
+    """The time (s) of the last frame so far, where the next motion's frames start."""
     return frames[-1]["t"] if frames else 0.0
 
 
-class Context:
+class ActionContext:
     """Per-action working set: the rules copy, frames, events."""
 
     def __init__(self, rules: Rules, record: bool, tremor: bool, chance: bool):
@@ -117,7 +121,7 @@ class Context:
     def hand(self) -> Chance:
         return Chance.draw(_hand_rng(self.rules)) if self.chance else FORESEEN
 
-    def moved(self, outcome: villa.Outcome, first_frame: bool = True) -> dict | None:
+    def moved(self, outcome: villa.Outcome, first_frame: bool = True) -> villa.Collapsed | None:
         """Keep a motion's frames and steps; the villa's poses follow its places. Returns
         the collapse, if the villa came down."""
         self.steps += outcome.steps

@@ -3,27 +3,26 @@
 import random
 
 from .. import villa
-from ..pieces import COLUMN_COLOURS, COLUMNS, LANE_DEPTH, PLATFORM_COLOURS
+from ..pieces import COLUMN_COLOURS, COLUMNS, LANE_DEPTH, PLATFORM_COLOURS, Where
 from ..setup import SetupError, default_setup, random_setup, validate_setup
-from .context import Context, _need_phase
+from .context import ActionContext, need_phase
 from .state import (
-    CONTEXT_TURN,
-    PHASE_COLOURS,
-    PHASE_MOVE,
     READINGS,
     RULES_VERSION,
     SEAL_START_LEVEL,
     Choosing,
     Column,
+    Context,
     Options,
+    Phase,
     Platform,
     Rules,
     Seat,
     State,
-    _event,
-    _refuse,
+    event,
+    refuse,
 )
-from .turns import _start_turn
+from .turns import start_turn
 
 
 def _seat_colours(n_players: int, youngest: int, rng: random.Random) -> tuple[list, str, int]:
@@ -110,7 +109,7 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
                 on=None,
                 lane=1,
                 level=0,
-                where="base",
+                where=Where.BASE,
                 locked=False,
                 pose=None,
                 side=None,
@@ -132,8 +131,8 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
         laid=1,
         turn=first,
         to_act=first,
-        phase=PHASE_MOVE,
-        context=CONTEXT_TURN,
+        phase=Phase.MOVE,
+        context=Context.TURN,
         scores=[0] * n_players,
     )
     villa.sync_rest(rules)
@@ -143,10 +142,12 @@ def new_match(seed: int, players: int | list = 4, options: dict | None = None) -
         # Stored only under this option (and while the choosing lasts), so a French
         # match's state, and its hash, is what it was before the option existed.
         rules.choosing = choosing
-        rules.update(phase=PHASE_COLOURS, turn=choosing.order[0], to_act=choosing.order[0])
+        rules.phase = Phase.COLOURS
+        rules.turn = choosing.order[0]
+        rules.to_act = choosing.order[0]
         return State(rules)
     events: list = []
-    _start_turn(rules, first, events)
+    start_turn(rules, first, events)
     return State(rules)
 
 
@@ -170,21 +171,21 @@ def colours_left(rules: Rules) -> list[str]:
     return [c for c in COLUMN_COLOURS if c not in taken]
 
 
-def _do_take_colour(ctx: Context, seat: int, action: dict) -> None:
+def _do_take_colour(ctx: ActionContext, seat: int, action: dict) -> None:
     """Polish text: a player chooses their colour after the youngest's throw. "Ostatni
     gracz wybierający kolor staje się pierwszym budowniczym": the last to choose builds
     first; a last colour nobody has a choice over goes to its seat without asking, and with
     three players the colour left over is the neutral one."""
     rules = ctx.rules
-    _need_phase(rules, PHASE_COLOURS)
+    need_phase(rules, Phase.COLOURS)
     colour = action.get("colour")
     left = colours_left(rules)
     if colour not in left:
-        _refuse("colour_taken", "That colour is already taken.")
+        refuse("colour_taken", "That colour is already taken.")
     choosing = rules.choosing
     rules.seats[seat].colours.append(colour)
     name = rules.seats[seat].name
-    ctx.events.append(_event("colour_taken", f"{name} takes {colour}.", seat=seat, colour=colour))
+    ctx.events.append(event("colour_taken", f"{name} takes {colour}.", seat=seat, colour=colour))
     last = choosing.order.pop(0)
     left.remove(colour)
     if len(left) == 1 and len(choosing.order) == 1:
@@ -192,7 +193,7 @@ def _do_take_colour(ctx: Context, seat: int, action: dict) -> None:
         given = left.pop()
         rules.seats[last].colours.append(given)
         ctx.events.append(
-            _event(
+            event(
                 "colour_left_over",
                 f"{rules.seats[last].name} gets the last colour, {given}.",
                 seat=last,
@@ -200,16 +201,23 @@ def _do_take_colour(ctx: Context, seat: int, action: dict) -> None:
             )
         )
     if choosing.order:
-        rules.update(turn=choosing.order[0], to_act=choosing.order[0])
+        rules.turn = choosing.order[0]
+        rules.to_act = choosing.order[0]
         return
     rules.choosing = None
     rules.neutral = left[0] if left else None
     rules.first_player = last
-    _start_turn(rules, last, ctx.events)
+    start_turn(rules, last, ctx.events)
 
 
-def _setup_place(column: Column) -> tuple[float, float]:
+def _setup_place(column: dict) -> tuple[float, float]:
     """A set-up column's foot (x, z) on the base: z given, or one of the three rows."""
     if "z" in column:
         return float(column["x"]), float(column["z"])
     return float(column["x"]), LANE_DEPTH[column["lane"]]
+
+
+# The action of the set-up (Polish colours option), by type (play.py).
+HANDLERS = {
+    "take_colour": _do_take_colour,
+}

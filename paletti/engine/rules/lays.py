@@ -5,7 +5,7 @@ import math
 from collections.abc import Iterator
 
 from ..pieces import BASE_LENGTH, COLUMNS, PLATFORM_COLOURS, PLATFORM_LENGTHS
-from .state import Column, Rules, _top_columns
+from .state import Column, Rules, top_columns
 
 # A laid platform must rest on at least 3 columns (French record).
 MIN_PLATFORM_SUPPORTS = 3
@@ -20,7 +20,7 @@ def _lay_supports(rules: Rules, index: int, x: float, z: float) -> list[Column]:
     """The top level's columns wholly under a platform laid centred at (x, z)."""
     half = PLATFORM_LENGTHS[index] / 2
     out = []
-    for column in _top_columns(rules):
+    for column in top_columns(rules):
         if column.on is not None:
             continue
         r = COLUMNS[column.id].width / 2
@@ -69,7 +69,7 @@ def _lay_positions(rules: Rules) -> Iterator[tuple[float, float]]:
     # lie wholly under it (_lay_supports), so its centre is within half - r of theirs.
     feet = [
         (column.x, column.z, half - COLUMNS[column.id].width / 2)
-        for column in _top_columns(rules)
+        for column in top_columns(rules)
         if column.on is None
     ]
     if len(feet) < MIN_PLATFORM_SUPPORTS:

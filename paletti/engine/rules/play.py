@@ -1,45 +1,27 @@
 """The two entry points: the legal actions of a state, and applying one action."""
 
-from .building import _do_abort, _do_choose_colour, _do_place, _do_pull, _do_touch
-from .claims import (
-    _do_ask_platform,
-    _do_decline,
-    _do_pass,
-    _do_protest,
-    _do_remove_column,
-    _removable,
-)
-from .context import Context
-from .creation import _do_take_colour, colours_left
+from . import building, claims, creation, platforms
+from .claims import removable
+from .context import ActionContext
+from .creation import colours_left
 from .lays import lay_candidates
-from .platforms import _do_lay_platform
 from .positions import placement_area
 from .shape import check
 from .state import (
-    CONTEXT_TURN,
-    PHASE_CHOOSE_COLOUR,
-    PHASE_CLAIM,
-    PHASE_COLOURS,
-    PHASE_HOLDING,
-    PHASE_LAY,
-    PHASE_MOVE,
-    PHASE_NEUTRAL_PROTEST,
-    PHASE_OVER,
-    PHASE_PENALTY,
-    PHASE_REWARD,
-    PHASE_TOUCHED,
     ActionResult,
+    Context,
+    Phase,
     Rules,
     State,
-    _refuse,
-    _seat_colours_of,
+    colours_of,
+    refuse,
 )
 from .turns import (
-    _can_ask_platform,
-    _context_movable,
-    _may_pass,
-    _movable,
-    _protest_possible,
+    can_ask_platform,
+    context_movable,
+    may_pass,
+    movable,
+    protest_possible,
     scores,
 )
 
@@ -52,48 +34,48 @@ def legal_actions(state: State) -> list[dict]:
     rules = state.rules
     phase = rules.phase
     seat = rules.to_act
-    if phase == PHASE_OVER:
+    if phase == Phase.OVER:
         return []
     out: list[dict] = []
 
     def add(kind: str, **params) -> None:
         out.append({"type": kind, "seat": seat, **params})
 
-    if phase == PHASE_COLOURS:
+    if phase == Phase.COLOURS:
         for colour in colours_left(rules):
             add("take_colour", colour=colour)
-    elif phase == PHASE_CHOOSE_COLOUR:
-        for colour in _seat_colours_of(rules, seat):
-            if _movable(rules, seat, [colour]):
+    elif phase == Phase.CHOOSE_COLOUR:
+        for colour in colours_of(rules, seat):
+            if movable(rules, seat, [colour]):
                 add("choose_colour", colour=colour)
-        if _can_ask_platform(rules):
+        if can_ask_platform(rules):
             add("ask_platform")
-    elif phase == PHASE_MOVE:
-        for column_id in _context_movable(rules):
+    elif phase == Phase.MOVE:
+        for column_id in context_movable(rules):
             add("touch", column=column_id)
-        if rules.context == CONTEXT_TURN and _can_ask_platform(rules):
+        if rules.context == Context.TURN and can_ask_platform(rules):
             add("ask_platform")
-    elif phase == PHASE_TOUCHED:
+    elif phase == Phase.TOUCHED:
         add("pull", column=rules.touched)
         add("abort", column=rules.touched)
-    elif phase == PHASE_HOLDING:
+    elif phase == Phase.HOLDING:
         column_id = rules.holding.column
         # Not a list of points: any (x, z) of the area is accepted (positions.py).
         add("place", column=column_id, area=placement_area(rules, column_id))
         add("abort", column=column_id)
-    elif phase in (PHASE_CLAIM, PHASE_NEUTRAL_PROTEST):
-        if _protest_possible(rules, seat):
+    elif phase in (Phase.CLAIM, Phase.NEUTRAL_PROTEST):
+        if protest_possible(rules, seat):
             add("protest")
         add("decline")
-    elif phase in (PHASE_PENALTY, PHASE_REWARD):
-        for column_id in _removable(rules):
+    elif phase in (Phase.PENALTY, Phase.REWARD):
+        for column_id in removable(rules):
             add("remove_column", column=column_id)
-    elif phase == PHASE_LAY:
+    elif phase == Phase.LAY:
         # Every POSITION_GRID mm across and in depth (platforms.lay_candidates); any other
         # position lay_problem accepts is accepted as well.
         for x, z in lay_candidates(rules):
             add("lay_platform", x=x, z=z)
-    if _may_pass(rules):
+    if may_pass(rules):
         add("pass")
     return out
 
@@ -101,7 +83,7 @@ def legal_actions(state: State) -> list[dict]:
 def _check_seat(rules: Rules, action: dict) -> int:
     seat = rules.to_act
     if "seat" in action and action["seat"] != seat:
-        _refuse("not_your_turn", "It is not this player's turn to act.")
+        refuse("not_your_turn", "It is not this player's turn to act.")
     return seat
 
 
@@ -124,16 +106,16 @@ def apply_action(
     """
     action = check(action)  # its shape and ranges (shape.py): the handlers trust them
     rules = state.rules
-    if rules.phase == PHASE_OVER:
-        _refuse("game_over", "The game is over; no action is accepted.")
+    if rules.phase == Phase.OVER:
+        refuse("game_over", "The game is over; no action is accepted.")
     seat = _check_seat(rules, action)
     kind = action["type"]
     # Copied through the stored form: faster than deepcopy, and what a reload would read.
     rules = rules.copy()
     handler = _HANDLERS.get(kind)
     if handler is None:
-        _refuse("unknown_action", f"Unknown action '{kind}'.")
-    ctx = Context(rules, record, tremor and rules.options.tremor > 0, tremor)
+        refuse("unknown_action", f"Unknown action '{kind}'.")
+    ctx = ActionContext(rules, record, tremor and rules.options.tremor > 0, tremor)
     handler(ctx, seat, action)
     logged = {**action, "seat": seat}
     rules.actions += 1
@@ -141,17 +123,10 @@ def apply_action(
     return ActionResult(State(rules), ctx.frames, ctx.events, ctx.steps, logged)
 
 
+# Each action type's handler: (ActionContext, seat, action) -> None.
 _HANDLERS = {
-    "take_colour": _do_take_colour,
-    "choose_colour": _do_choose_colour,
-    "touch": _do_touch,
-    "pull": _do_pull,
-    "place": _do_place,
-    "abort": _do_abort,
-    "ask_platform": _do_ask_platform,
-    "protest": _do_protest,
-    "decline": _do_decline,
-    "remove_column": _do_remove_column,
-    "lay_platform": _do_lay_platform,
-    "pass": _do_pass,
+    **creation.HANDLERS,
+    **building.HANDLERS,
+    **claims.HANDLERS,
+    **platforms.HANDLERS,
 }

@@ -5,7 +5,7 @@ from collections.abc import Iterator
 
 from .. import villa
 from ..pieces import COLUMNS, LANE_DEPTH, LANES, PLATFORM_LENGTHS, RED
-from .state import Column, Rules, _in_play, _top_columns, _top_index
+from .state import Column, Rules, top_columns, top_index
 
 # Grid of the discrete positions listed in legal_actions (mm); any x inside the legal
 # interval is accepted when an action is applied.
@@ -20,18 +20,18 @@ PLACEMENT_CLEARANCE = 0.5
 def placement_range(rules: Rules, column_id: int) -> tuple[float, float]:
     """Interval of x or z (from the top platform's centre, mm) keeping a column fully on
     top; the platforms are square, so it is the same across the width and the depth."""
-    half = PLATFORM_LENGTHS[_top_index(rules)] / 2 - COLUMNS[column_id].width / 2
+    half = PLATFORM_LENGTHS[top_index(rules)] / 2 - COLUMNS[column_id].width / 2
     return -half, half
 
 
 def _overlapped(rules: Rules, column_id: int, x: float, z: float) -> list[Column]:
     """The top level's columns whose feet a column set at (x, z) from the top platform's
     centre would touch."""
-    platform = rules.platforms[_top_index(rules)]
+    platform = rules.platforms[top_index(rules)]
     wx, wz = platform.x + x, platform.z + z
     r = COLUMNS[column_id].width / 2
     out = []
-    for column in _top_columns(rules):
+    for column in top_columns(rules):
         if column.id == column_id:
             continue
         reach = r + COLUMNS[column.id].width / 2 + PLACEMENT_CLEARANCE
@@ -46,7 +46,7 @@ def stack_top(rules: Rules, column_id: int, x: float, z: float) -> int | None:
     touched = _overlapped(rules, column_id, x, z)
     if not touched:
         return None
-    carriers = {c.on for c in rules.columns if _in_play(c) and c.on is not None}
+    carriers = {c.on for c in rules.columns if c.in_play and c.on is not None}
     tops = [c for c in touched if c.id not in carriers]
     pool = tops or touched
     return max(pool, key=lambda c: (villa.column_bottom(rules, c), -c.id)).id
@@ -57,7 +57,7 @@ def placement_problem(rules: Rules, column_id: int, x: float, z: float) -> tuple
     low, high = placement_range(rules, column_id)
     if not (low - 1e-9 <= x <= high + 1e-9 and low - 1e-9 <= z <= high + 1e-9):
         return "off_platform", "No column may stand half off the platform."
-    if _top_index(rules) != RED and _overlapped(rules, column_id, x, z):
+    if top_index(rules) != RED and _overlapped(rules, column_id, x, z):
         return "on_column", "A column may stand on another column only on the red platform."
     return None
 
@@ -70,10 +70,10 @@ def placement_area(rules: Rules, column_id: int) -> dict:
     the step the page and the bots sample it at; any point of the area is accepted."""
     low, high = placement_range(rules, column_id)
     outside = []
-    if _top_index(rules) != RED:
-        platform = rules.platforms[_top_index(rules)]
+    if top_index(rules) != RED:
+        platform = rules.platforms[top_index(rules)]
         r = COLUMNS[column_id].width / 2
-        for column in _top_columns(rules):
+        for column in top_columns(rules):
             if column.id == column_id:
                 continue
             reach = r + COLUMNS[column.id].width / 2 + PLACEMENT_CLEARANCE
@@ -114,6 +114,12 @@ def placement_candidates(rules: Rules, column_id: int) -> list[tuple[float, floa
     return list(_placements(rules, column_id))
 
 
+def room_for(rules: Rules, column_id: int) -> bool:
+    """Whether the column could be set somewhere on the top platform (rule 8: not on
+    another column below red), at one of the sampled spots."""
+    return next(_placements(rules, column_id), None) is not None
+
+
 def _placements(rules: Rules, column_id: int) -> Iterator[tuple[float, float]]:
     low, high = placement_range(rules, column_id)
     steps = [
@@ -131,11 +137,11 @@ def _placements(rules: Rules, column_id: int) -> Iterator[tuple[float, float]]:
 RESTING_TOLERANCE = 1.0
 
 
-def _resting_problem(rules: Rules, column_id: int) -> tuple | None:
+def resting_problem(rules: Rules, column_id: int) -> tuple | None:
     """Whether a column, where it came to rest on the top platform, breaks rule 3 (half off
     the platform) or rule 8 (on another column, below red): the aim is checked before the
     placement, this checks where the hand actually put it."""
-    top = _top_index(rules)
+    top = top_index(rules)
     platform = rules.platforms[top]
     column = rules.columns[column_id]
     half = PLATFORM_LENGTHS[top] / 2 - COLUMNS[column_id].width / 2 + RESTING_TOLERANCE

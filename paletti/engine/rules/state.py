@@ -1,8 +1,12 @@
 """The rules state and what every phase shares: phases, contexts, the result of an action,
-the refusal, and the few readings of the state every module needs."""
+the refusal, and the few readings of the state every module needs. (`Where` a column is
+lives with the pieces, since the villa's physics writes it too.)"""
 
 from dataclasses import dataclass, field, fields
+from enum import Enum, StrEnum
 from typing import ClassVar
+
+from ..pieces import Where
 
 RULES_VERSION = 3
 
@@ -12,21 +16,30 @@ READINGS = ("french", "polish")
 # Seal race start: green in the French record, blue in the Polish reading (option).
 SEAL_START_LEVEL = {"green": 2, "blue": 1}
 
-PHASE_COLOURS = "colours"  # Polish text: players choose their colours after the throw
-PHASE_CHOOSE_COLOUR = "choose_colour"
-PHASE_MOVE = "move"
-PHASE_TOUCHED = "touched"
-PHASE_HOLDING = "holding"
-PHASE_CLAIM = "claim"
-PHASE_PENALTY = "penalty"
-PHASE_REWARD = "reward"  # Polish protest rule: a successful protester removes a column
-PHASE_LAY = "lay"
-PHASE_NEUTRAL_PROTEST = "neutral_protest"
-PHASE_OVER = "over"
 
-CONTEXT_TURN = "turn"
-CONTEXT_CLAIM_PROTEST = "claim_protest"
-CONTEXT_NEUTRAL_PROTEST = "neutral_protest"
+class Phase(StrEnum):
+    """What may be done now. Stored, and shown to the page, as its value."""
+
+    COLOURS = "colours"  # Polish text: players choose their colours after the throw
+    CHOOSE_COLOUR = "choose_colour"
+    MOVE = "move"
+    TOUCHED = "touched"
+    HOLDING = "holding"
+    CLAIM = "claim"
+    PENALTY = "penalty"
+    REWARD = "reward"  # Polish protest rule: a successful protester removes a column
+    LAY = "lay"
+    NEUTRAL_PROTEST = "neutral_protest"
+    OVER = "over"
+
+
+class Context(StrEnum):
+    """What a move is for: the builder's own turn, a protester proving a claim wrong, or
+    (3 players) a protester proving an aborted neutral move possible. Stored as its value."""
+
+    TURN = "turn"
+    CLAIM_PROTEST = "claim_protest"
+    NEUTRAL_PROTEST = "neutral_protest"
 
 
 class IllegalAction(Exception):
@@ -44,14 +57,15 @@ class PlainData:
     `to_json` gives that object (nested records as objects, in lists where they are lists),
     `from_json` reads it back. Fields named in OMIT_WHEN_NONE are left out while they are
     None, so a state written before the field existed reads back, and writes, the same
-    bytes. The pieces are also readable and writable by key (`column.x`, `.get`,
-    `.update`) for villa.py, whose physics reads the villa as the plain structure it is
-    stored as; a key that is not a field is a KeyError, never a new key.
+    bytes. Fields named in ENUMS hold enum members, stored as their values. Everything
+    else reads and writes the fields as attributes.
     """
 
     OMIT_WHEN_NONE: ClassVar[tuple[str, ...]] = ()
     # Fields holding records: field name -> class (the field is a list of them, or one).
     NESTED: ClassVar[dict[str, type]] = {}
+    # Fields holding an enum member: field name -> its enum.
+    ENUMS: ClassVar[dict[str, type[Enum]]] = {}
 
     @classmethod
     def _names(cls) -> tuple[str, ...]:
@@ -71,68 +85,56 @@ class PlainData:
         return out
 
     @classmethod
+    def _readers(cls) -> tuple[tuple[str, type | None, type[Enum] | None], ...]:
+        # Per field: its name, the record class it holds and the enum it holds, if any.
+        readers = cls.__dict__.get("_field_readers")
+        if readers is None:
+            readers = tuple((n, cls.NESTED.get(n), cls.ENUMS.get(n)) for n in cls._names())
+            cls._field_readers = readers
+        return readers
+
+    @classmethod
     def from_json(cls, data: dict):
         names = cls._names()
         unknown = set(data) - set(names)
         if unknown:
             raise ValueError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}.")
         values = {}
-        for name in names:
+        for name, nested, enum in cls._readers():
             if name not in data:
                 continue
             value = data[name]
-            nested = cls.NESTED.get(name)
-            if nested is not None and value is not None:
-                if isinstance(value, list):
-                    value = [nested.from_json(item) for item in value]
-                else:
-                    value = nested.from_json(value)
+            if value is not None:
+                if nested is not None:
+                    if isinstance(value, list):
+                        value = [nested.from_json(item) for item in value]
+                    else:
+                        value = nested.from_json(value)
+                elif enum is not None:
+                    value = enum(value)
             values[name] = value
         try:
             return cls(**values)
         except TypeError as error:
             raise ValueError(f"{cls.__name__}: {error}") from error
 
-    # The plain structure's face, for villa.py.
-    def __getitem__(self, key: str):
-        if key in self._names():
-            return getattr(self, key)
-        raise KeyError(key)
 
-    def __setitem__(self, key: str, value) -> None:
-        if key not in self._names():
-            raise KeyError(key)
-        nested = self.NESTED.get(key)
-        if nested is not None and value is not None:
-            # A plain value written by key is read as the record it stands for.
-            if isinstance(value, list):
-                value = [v if isinstance(v, nested) else nested.from_json(v) for v in value]
-            elif not isinstance(value, nested):
-                value = nested.from_json(value)
-        setattr(self, key, value)
-
-    def __contains__(self, key: str) -> bool:
-        return key in self._names()
-
-    def get(self, key: str, default=None):
-        return getattr(self, key) if key in self._names() else default
-
-    def keys(self) -> tuple[str, ...]:
-        return self._names()
-
-    def update(self, changes=(), **more) -> None:
-        for key, value in dict(changes, **more).items():
-            self[key] = value
+# Values that are plain JSON as they are (most of a record's): to_json passes them at once.
+_SCALARS = frozenset({int, float, str, bool, type(None)})
 
 
 def _plain(value):
     # Every list and object anew: to_json's result shares nothing with the record.
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, PlainData):
         return value.to_json()
     if isinstance(value, list):
         return [_plain(item) for item in value]
     if isinstance(value, dict):
         return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, Enum):
+        return value.value
     return value
 
 
@@ -161,8 +163,10 @@ class Seat(PlainData):
 @dataclass
 class Column(PlainData):
     """A column and its place: its foot at (x, z) on level `level` (0 = the base), on the
-    column `on` (red only), `where` "base", "platform", "hand" or "out"; `pose` and `side`
-    are derived for the drawings (villa.sync_rest), `lane` the nearest depth row."""
+    column `on` (red only), `where` it is (`Where`); `pose` and `side` are derived for the
+    drawings (villa.sync_rest), `lane` the nearest depth row."""
+
+    ENUMS = {"where": Where}
 
     id: int
     colour: str
@@ -173,10 +177,25 @@ class Column(PlainData):
     on: int | None
     lane: int
     level: int
-    where: str
+    where: Where
     locked: bool
     pose: list | None
     side: list | None
+
+    @property
+    def in_play(self) -> bool:
+        """Whether the column stands in the villa (on the base or a platform)."""
+        return self.where in (Where.BASE, Where.PLATFORM)
+
+    def leave(self, where: Where) -> None:
+        """The column leaves the villa, for the hand or out of the game: nothing to draw."""
+        self.where = where
+        self.pose = self.side = None
+
+    def put_back(self, origin: "Origin") -> None:
+        """The column stands again where it was taken from (villa.sync_rest draws it)."""
+        self.x, self.z, self.level = origin.x, origin.z, origin.level
+        self.where, self.on = origin.where, origin.on
 
 
 @dataclass
@@ -200,10 +219,12 @@ class Platform(PlainData):
 class Origin(PlainData):
     """Where a column in the hand was taken from, to put it back there."""
 
+    ENUMS = {"where": Where}
+
     x: float
     z: float
     level: int
-    where: str
+    where: Where
     on: int | None
 
 
@@ -269,7 +290,7 @@ class Rules(PlainData):
 
     `laid` counts the platforms laid (the top level); `turn` is the builder's seat and
     `to_act` whoever acts now (a protester, a claimant laying); `phase` and `context` say
-    what may be done (the PHASE_ and CONTEXT_ names above)."""
+    what may be done (`Phase`, `Context`)."""
 
     NESTED = {
         "options": Options,
@@ -284,6 +305,7 @@ class Rules(PlainData):
         "choosing": Choosing,
     }
     OMIT_WHEN_NONE = ("choosing",)
+    ENUMS = {"phase": Phase, "context": Context}
 
     version: int
     seed: int
@@ -297,8 +319,8 @@ class Rules(PlainData):
     laid: int
     turn: int | None
     to_act: int | None
-    phase: str
-    context: str
+    phase: Phase
+    context: Context
     turn_colour: str | None = None
     step: str | None = None
     touched: int | None = None
@@ -324,7 +346,7 @@ class Rules(PlainData):
 
 @dataclass
 class State:
-    """A match: its typed rules state, every piece's place included (villa.py)."""
+    """A match: its typed rules state, every piece's place included (villa/)."""
 
     rules: Rules
 
@@ -342,29 +364,32 @@ class ActionResult:
     action: dict | None = None
 
 
-def _event(code: str, text: str, **params) -> dict:
+def event(code: str, text: str, **params) -> dict:
+    """An event as the UI gets it: a `code` and its parameters to translate, and an
+    English `text`."""
     return {"code": code, "text": text, **params}
 
 
-def _refuse(code: str, reason: str):
+def refuse(code: str, reason: str):
+    """Refuse the action: raise IllegalAction(code, reason)."""
     raise IllegalAction(code, reason)
 
 
-def _in_play(column: Column) -> bool:
-    return column.where in ("base", "platform")
+def top_columns(rules: Rules) -> list[Column]:
+    """The columns in play on the top level (on the top platform)."""
+    return [c for c in rules.columns if c.in_play and c.level == rules.laid]
 
 
-def _top_columns(rules: Rules) -> list[dict]:
-    return [c for c in rules.columns if _in_play(c) and c.level == rules.laid]
-
-
-def _top_index(rules: Rules) -> int:
+def top_index(rules: Rules) -> int:
+    """The index of the top platform (0 = blue)."""
     return rules.laid - 1
 
 
-def _seat_colours_of(rules: Rules, seat: int) -> list[str]:
+def colours_of(rules: Rules, seat: int) -> list[str]:
+    """The colours a seat plays (two with two players)."""
     return rules.seats[seat].colours
 
 
-def _polish_protest(rules: Rules) -> bool:
+def polish_protest(rules: Rules) -> bool:
+    """Whether the match plays the Polish text's protest rule (option "protest")."""
     return rules.options.protest == "polish"

@@ -2,27 +2,18 @@
 
 from ..pieces import COLUMN_COLOURS, COLUMNS, PLATFORM_COLOURS
 from .lays import lay_possible
-from .positions import _placements
+from .positions import room_for
 from .state import (
-    CONTEXT_CLAIM_PROTEST,
-    CONTEXT_NEUTRAL_PROTEST,
-    CONTEXT_TURN,
-    PHASE_CHOOSE_COLOUR,
-    PHASE_CLAIM,
-    PHASE_LAY,
-    PHASE_MOVE,
-    PHASE_OVER,
-    PHASE_PENALTY,
-    PHASE_REWARD,
     SEAL_START_LEVEL,
     Collapse,
+    Context,
+    Phase,
     Rules,
-    _event,
-    _in_play,
-    _polish_protest,
-    _seat_colours_of,
-    _top_columns,
-    _top_index,
+    colours_of,
+    event,
+    polish_protest,
+    top_columns,
+    top_index,
 )
 
 
@@ -31,28 +22,28 @@ def _barred_colours(rules: Rules) -> set[str]:
     claimant "ne peut, en aucun cas, placer une colonne sur le nouveau plateau"). With two
     players, who play two colours choosing one before each turn (Danish text), only the
     colour they claimed with (our reading); a claim made before choosing bars both."""
-    top = rules.platforms[_top_index(rules)]
+    top = rules.platforms[top_index(rules)]
     if top.laid_by is None:
         return set()
     if len(rules.seats) == 2 and top.laid_colour is not None:
         return {top.laid_colour}
-    return set(_seat_colours_of(rules, top.laid_by))
+    return set(colours_of(rules, top.laid_by))
 
 
-def _may_place(rules: Rules, seat: int) -> bool:
+def may_place(rules: Rules, seat: int) -> bool:
     """Whether `seat` may place any column on the top platform at all (3 and 4 players:
     not its layer; with two players, not if both its colours are barred)."""
     if len(rules.seats) == 2:
-        return bool(set(_seat_colours_of(rules, seat)) - _barred_colours(rules))
-    return rules.platforms[_top_index(rules)].laid_by != seat
+        return bool(set(colours_of(rules, seat)) - _barred_colours(rules))
+    return rules.platforms[top_index(rules)].laid_by != seat
 
 
-def _movable(
+def movable(
     rules: Rules, seat: int, colours: list[str], allow_locked: int | None = None
 ) -> list[int]:
     """Columns of `colours` that `seat` may take: not on the top level, not locked,
     not the last neutral column of its level (3 players), with room on the top platform."""
-    if not _may_place(rules, seat):
+    if not may_place(rules, seat):
         return []
     barred = _barred_colours(rules) if len(rules.seats) == 2 else set()
     colours = [colour for colour in colours if colour not in barred]
@@ -60,7 +51,7 @@ def _movable(
     out = []
     room: dict[float, bool] = {}
     for column in rules.columns:
-        if column.colour not in colours or not _in_play(column):
+        if column.colour not in colours or not column.in_play:
             continue
         if column.level >= rules.laid:
             continue
@@ -70,14 +61,14 @@ def _movable(
             same_level = [
                 c
                 for c in rules.columns
-                if c.colour == neutral and _in_play(c) and c.level == column.level
+                if c.colour == neutral and c.in_play and c.level == column.level
             ]
             if len(same_level) <= 1:
                 continue
         # Room on top depends only on the column's width: test each width once.
         width = COLUMNS[column.id].width
         if width not in room:
-            room[width] = next(_placements(rules, column.id), None) is not None
+            room[width] = room_for(rules, column.id)
         if not room[width]:
             continue
         out.append(column.id)
@@ -90,40 +81,40 @@ def _turn_colours(rules: Rules) -> list[str]:
     if rules.neutral is not None and rules.step == "neutral":
         return [rules.neutral]
     if len(rules.seats) == 2:
-        return [rules.turn_colour] if rules.turn_colour else _seat_colours_of(rules, seat)
-    return _seat_colours_of(rules, seat)
+        return [rules.turn_colour] if rules.turn_colour else colours_of(rules, seat)
+    return colours_of(rules, seat)
 
 
-def _context_movable(rules: Rules) -> list[int]:
+def context_movable(rules: Rules) -> list[int]:
     """Columns the actor may touch in the current context."""
     actor = rules.to_act
     context = rules.context
-    if context == CONTEXT_CLAIM_PROTEST:
+    if context == Context.CLAIM_PROTEST:
         return _protest_movable(rules, actor)
-    if context == CONTEXT_NEUTRAL_PROTEST:
+    if context == Context.NEUTRAL_PROTEST:
         aborted = rules.neutral_protest.aborted
-        return _movable(rules, actor, [rules.neutral], allow_locked=aborted)
-    return _movable(rules, actor, _turn_colours(rules))
+        return movable(rules, actor, [rules.neutral], allow_locked=aborted)
+    return movable(rules, actor, _turn_colours(rules))
 
 
 def _protest_movable(rules: Rules, seat: int) -> list[int]:
     """What a protester may move to prove a claim wrong. French text: one of the
     claimant's columns. Polish text: a column of any colour from under the top platform."""
-    if _polish_protest(rules):
+    if polish_protest(rules):
         top_supports = rules.laid - 1
-        movable = _movable(rules, seat, list(COLUMN_COLOURS))
-        return [c for c in movable if rules.columns[c].level == top_supports]
+        candidates = movable(rules, seat, list(COLUMN_COLOURS))
+        return [c for c in candidates if rules.columns[c].level == top_supports]
     # A column of the claimant's that the rules bar from the top platform (they laid it
     # "en aucun cas") proves nothing: their claim is true of it by the rules.
     claimant = rules.claim.claimant
-    if not _may_place(rules, claimant):
+    if not may_place(rules, claimant):
         return []
     barred = _barred_colours(rules)
-    colours = [c for c in _seat_colours_of(rules, claimant) if c not in barred]
-    return _movable(rules, seat, colours)
+    colours = [c for c in colours_of(rules, claimant) if c not in barred]
+    return movable(rules, seat, colours)
 
 
-def _can_ask_platform(rules: Rules) -> bool:
+def can_ask_platform(rules: Rules) -> bool:
     """A player may claim while a platform is left to lay (French record: the claim is what
     the player "affirme"; whether the platform can rest on 3 columns is seen only when it is
     laid: "si ce n'est pas possible, ... il passe son tour")."""
@@ -133,7 +124,7 @@ def _can_ask_platform(rules: Rules) -> bool:
 def _platform_can_be_laid(rules: Rules) -> bool:
     """Whether the next platform could be laid now: one is left, and it could rest on at
     least 3 columns of the top level within the base (lays.py)."""
-    return _can_ask_platform(rules) and lay_possible(rules)
+    return can_ask_platform(rules) and lay_possible(rules)
 
 
 def can_build(rules: Rules, seat: int) -> bool:
@@ -143,10 +134,10 @@ def can_build(rules: Rules, seat: int) -> bool:
     one) they may move, not locked, below the top level, with room for it on the top
     platform; or a platform left that would rest on 3 columns, which a claim lays. Whether
     the villa would survive the attempt is the player's judgement, not a rule."""
-    colours = list(_seat_colours_of(rules, seat))
+    colours = list(colours_of(rules, seat))
     if rules.neutral is not None:
         colours.append(rules.neutral)
-    return bool(_movable(rules, seat, colours)) or _platform_can_be_laid(rules)
+    return bool(movable(rules, seat, colours)) or _platform_can_be_laid(rules)
 
 
 def nobody_can_build(rules: Rules) -> bool:
@@ -154,11 +145,13 @@ def nobody_can_build(rules: Rules) -> bool:
     return not any(can_build(rules, seat) for seat in range(len(rules.seats)))
 
 
-def _protest_possible(rules: Rules, seat: int) -> bool:
-    if rules.phase == PHASE_CLAIM:
+def protest_possible(rules: Rules, seat: int) -> bool:
+    """Whether `seat` has a column it could move to prove the claim (or, 3 players, the
+    aborted neutral move) wrong."""
+    if rules.phase == Phase.CLAIM:
         return bool(_protest_movable(rules, seat))
     aborted = rules.neutral_protest.aborted
-    return bool(_movable(rules, seat, [rules.neutral], allow_locked=aborted))
+    return bool(movable(rules, seat, [rules.neutral], allow_locked=aborted))
 
 
 def scores(rules: Rules) -> list[int]:
@@ -168,21 +161,23 @@ def scores(rules: Rules) -> list[int]:
         for colour in info.colours:
             owner[colour] = seat
     out = [0] * len(rules.seats)
-    for column in _top_columns(rules):
+    for column in top_columns(rules):
         seat = owner.get(column.colour)
         if seat is not None:
             out[seat] += column.value
     return out
 
 
-def _update_seal(rules: Rules, events: list) -> None:
+def update_seal(rules: Rules, events: list) -> None:
+    """At the end of a turn: the scores, the start of the seal race once a column stands on
+    its first level, and the seal to a player with strictly more points than everybody."""
     rules.scores = points = scores(rules)
     seal = rules.seal
     if not seal.started:
         start = SEAL_START_LEVEL[rules.options.seal_start]
-        if any(_in_play(c) and c.level >= start for c in rules.columns):
+        if any(c.in_play and c.level >= start for c in rules.columns):
             seal.started = True
-            events.append(_event("seal_race_started", "The race for the seal has begun."))
+            events.append(event("seal_race_started", "The race for the seal has begun."))
     if not seal.started:
         return
     best = max(points)
@@ -192,9 +187,9 @@ def _update_seal(rules: Rules, events: list) -> None:
         seal.previous = holder
         seal.holder = leaders[0]
         events.append(
-            _event(
+            event(
                 "seal_taken",
-                f"{rules.seats[leaders[0]]['name']} takes the master builder's seal.",
+                f"{rules.seats[leaders[0]].name} takes the master builder's seal.",
                 seat=leaders[0],
                 previous=holder,
             )
@@ -206,10 +201,10 @@ def standing(rules: Rules, seat: int) -> tuple[int, ...]:
     level below down to the base, compared in that order (our reading of the French
     record's aim: the most columns of one's colour, and the highest, "le plus grand nombre
     de colonnes de sa couleur, et les plus haut"). Neutral columns count for nobody."""
-    colours = set(_seat_colours_of(rules, seat))
+    colours = set(colours_of(rules, seat))
     points = [0] * (rules.laid + 1)
     for column in rules.columns:
-        if _in_play(column) and column.colour in colours:
+        if column.in_play and column.colour in colours:
             points[rules.laid - column.level] += column.value
     return tuple(points)
 
@@ -224,7 +219,7 @@ def _highest_builder(rules: Rules, after: int, excluded: int | None) -> int:
     return max(candidates, key=lambda seat: (standing(rules, seat), -order.index(seat)))
 
 
-def _finish(rules: Rules, reason: str, events: list, collapse: Collapse | None = None) -> None:
+def finish(rules: Rules, reason: str, events: list, collapse: Collapse | None = None) -> None:
     """The end (French record D). The seal holder wins, unless the holder brought the villa
     down: then the previous holder. Where the seal names nobody (the race had not begun,
     nobody held the seal yet, or the first holder brought the villa down), our reading:
@@ -232,7 +227,7 @@ def _finish(rules: Rules, reason: str, events: list, collapse: Collapse | None =
     (_highest_builder)."""
     seal = rules.seal
     rules.scores = scores(rules)
-    rules.phase = PHASE_OVER
+    rules.phase = Phase.OVER
     rules.to_act = None
     rules.end_reason = reason
     rules.collapse = collapse
@@ -250,7 +245,7 @@ def _finish(rules: Rules, reason: str, events: list, collapse: Collapse | None =
     rules.outcome = outcome
     name = rules.seats[winner].name
     events.append(
-        _event(
+        event(
             "game_over",
             f"The game is over. {name} wins ({outcome.replace('_', ' ')}).",
             winner=winner,
@@ -260,7 +255,7 @@ def _finish(rules: Rules, reason: str, events: list, collapse: Collapse | None =
     )
 
 
-def _start_turn(rules: Rules, seat: int, events: list) -> None:
+def start_turn(rules: Rules, seat: int, events: list) -> None:
     """Give the turn to `seat`, or the next seat that can do something; end if none can."""
     n = len(rules.seats)
     for k in range(n):
@@ -268,7 +263,7 @@ def _start_turn(rules: Rules, seat: int, events: list) -> None:
         if can_build(rules, candidate):
             break
         events.append(
-            _event(
+            event(
                 "player_skipped",
                 f"{rules.seats[candidate].name} can neither move a column nor lay a "
                 "platform and passes.",
@@ -276,69 +271,66 @@ def _start_turn(rules: Rules, seat: int, events: list) -> None:
             )
         )
     else:
-        _finish(rules, "no_moves", events)
+        finish(rules, "no_moves", events)
         return
-    rules.update(
-        turn=candidate,
-        to_act=candidate,
-        context=CONTEXT_TURN,
-        built=False,
-        turn_colour=None,
-        touched=None,
-        touch_load=None,
-        holding=None,
-        claim=None,
-        neutral_protest=None,
-    )
+    rules.turn = candidate
+    rules.to_act = candidate
+    rules.context = Context.TURN
+    rules.built = False
+    rules.turn_colour = None
+    rules.touched = None
+    rules.touch_load = None
+    rules.holding = None
+    rules.claim = None
+    rules.neutral_protest = None
     rules.step = None
     if rules.neutral is not None:
-        has_neutral = bool(_movable(rules, candidate, [rules.neutral]))
+        has_neutral = bool(movable(rules, candidate, [rules.neutral]))
         rules.step = "neutral" if has_neutral else "own"
-    rules.phase = PHASE_MOVE
+    rules.phase = Phase.MOVE
     if len(rules.seats) == 2:
-        colours = [c for c in _seat_colours_of(rules, candidate) if _movable(rules, candidate, [c])]
+        colours = [c for c in colours_of(rules, candidate) if movable(rules, candidate, [c])]
         if colours:
-            rules.phase = PHASE_CHOOSE_COLOUR
+            rules.phase = Phase.CHOOSE_COLOUR
 
 
-def _end_turn(rules: Rules, events: list, passed: bool = False) -> None:
+def end_turn(rules: Rules, events: list, passed: bool = False) -> None:
+    """The turn ends (`passed`: nothing was built): the seal moves, the next seat plays."""
     if not passed:
         rules.passes = 0
-    _update_seal(rules, events)
-    _start_turn(rules, (rules.turn + 1) % len(rules.seats), events)
+    update_seal(rules, events)
+    start_turn(rules, (rules.turn + 1) % len(rules.seats), events)
 
 
-def _own_step(rules: Rules, events: list) -> None:
+def own_step(rules: Rules, events: list) -> None:
     """3 players: after the neutral move, the builder moves one of their own columns."""
-    rules.update(
-        step="own",
-        phase=PHASE_MOVE,
-        context=CONTEXT_TURN,
-        to_act=rules.turn,
-        touched=None,
-        touch_load=None,
-        holding=None,
-        neutral_protest=None,
-    )
-    if not _movable(rules, rules.turn, _turn_colours(rules)) and not _can_ask_platform(rules):
-        _end_turn(rules, events)
+    rules.step = "own"
+    rules.phase = Phase.MOVE
+    rules.context = Context.TURN
+    rules.to_act = rules.turn
+    rules.touched = None
+    rules.touch_load = None
+    rules.holding = None
+    rules.neutral_protest = None
+    if not movable(rules, rules.turn, _turn_colours(rules)) and not can_ask_platform(rules):
+        end_turn(rules, events)
 
 
-def _may_pass(rules: Rules) -> bool:
+def may_pass(rules: Rules) -> bool:
     """Passing is a choice where the French text says "peut" (may): asking for a platform
     when it is one's only move, removing a protester's column, laying the platform."""
     phase = rules.phase
-    if phase == PHASE_PENALTY and _polish_protest(rules):
+    if phase == Phase.PENALTY and polish_protest(rules):
         return False  # Polish text: the builder "usuwa" (removes) one: not a choice
-    if phase == PHASE_LAY:
+    if phase == Phase.LAY:
         # French record: the unchallenged claimant "peut placer" (may lay) the platform;
         # the Polish text: the builder "kładzie" (lays) it. Either way, a platform that
         # cannot rest on 3 columns is not laid and the turn passes.
-        return not (_polish_protest(rules) and lay_possible(rules))
-    if phase in (PHASE_PENALTY, PHASE_REWARD):
+        return not (polish_protest(rules) and lay_possible(rules))
+    if phase in (Phase.PENALTY, Phase.REWARD):
         return True
-    if phase not in (PHASE_MOVE, PHASE_CHOOSE_COLOUR) or rules.context != CONTEXT_TURN:
+    if phase not in (Phase.MOVE, Phase.CHOOSE_COLOUR) or rules.context != Context.TURN:
         return False
-    if phase == PHASE_CHOOSE_COLOUR:
+    if phase == Phase.CHOOSE_COLOUR:
         return False  # a colour with a movable column exists, or the phase would be move
-    return not _context_movable(rules) and _can_ask_platform(rules)
+    return not context_movable(rules) and can_ask_platform(rules)
