@@ -19,7 +19,7 @@ from e2e.test_paletti import (
     three_builds,
     view_settled,
 )
-from e2e.test_paletti_depth import _one_row
+from e2e.test_paletti_depth import one_row
 
 # Counts the green platform's pixels on the large drawing at every frame the browser paints,
 # and where their middle is: read from the canvas itself, not from the drawing code.
@@ -53,7 +53,7 @@ WATCH_GREEN = """() => {
 def test_a_collapse_towards_the_back_is_seen_falling_in_the_main_drawing(seeded_server, page):
     match = create_by_api(seeded_server, page, ADA_AND_BOB)
     play_by_api(
-        seeded_server, page, match, _one_row() + [{"type": "ask_platform"}, {"type": "decline"}]
+        seeded_server, page, match, one_row() + [{"type": "ask_platform"}, {"type": "decline"}]
     )
     page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
     expect(page.locator("#paletti-match.ready")).to_be_attached()
@@ -167,7 +167,7 @@ def test_the_drawing_in_french_and_polish(seeded_server, page, language):
     screenshot(page, f"paletti-3d-placing-{language}")
     fall = create_by_api(seeded_server, page, ADA_AND_BOB)
     play_by_api(
-        seeded_server, page, fall, _one_row() + [{"type": "ask_platform"}, {"type": "decline"}]
+        seeded_server, page, fall, one_row() + [{"type": "ask_platform"}, {"type": "decline"}]
     )
     address = url(seeded_server, "paletti:match", match_id=fall["id"])
     page.goto(address.replace("/en/", f"/{language}/", 1))

@@ -8,7 +8,7 @@ from e2e.conftest import screenshot
 from e2e.test_paletti import ADA_AND_BOB, SEED, play_by_api, settled, three_builds
 
 
-def _one_row():
+def one_row():
     """The three builds of three_builds, all in the front lane."""
     return [
         {**action, "lane": 0} if action["type"] == "place" else action for action in three_builds()
@@ -29,7 +29,7 @@ def test_green_on_one_row_falls_over_in_the_side_drawing(seeded_server, page):
         seeded_server.url + "/api/paletti/matches/", data={"players": ADA_AND_BOB, "seed": SEED}
     )
     match = response.json()
-    actions = _one_row() + [{"type": "ask_platform"}, {"type": "decline"}]
+    actions = one_row() + [{"type": "ask_platform"}, {"type": "decline"}]
     state = play_by_api(seeded_server, page, match, actions)
     page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
     expect(page.locator("#paletti-match.ready")).to_be_attached()
