@@ -901,14 +901,14 @@ export const LOAD_BANDS = [
 ];
 
 // What following the band's word leads to. A column the villa needs cannot come out: a
-// steady builder feels the platform sink and puts the column back (locked under the
-// French rules), a hurried one brings the villa down.
+// steady builder mostly feels the platform sink in time and puts the column back (locked
+// under the French rules), a hurried one brings the villa down.
 export function loadAdvice(level) {
   const locks = !(game.state.options && game.state.options.abort === "polish");
   if (level === "heavy") {
     return locks
-      ? gettext("Most heavy columns then come out (about 8 in 10). If the villa needs this one, your other hand feels the platform sink and puts the column back, and it is locked.")
-      : gettext("Most heavy columns then come out (about 8 in 10). If the villa needs this one, your other hand feels the platform sink and puts the column back.");
+      ? gettext("Most then come out. If the villa needs this one, your other hand usually feels the platform sink and puts the column back (it is then locked); sometimes the villa falls anyway.")
+      : gettext("Most then come out. If the villa needs this one, your other hand usually feels the platform sink and puts the column back; sometimes the villa falls anyway.");
   }
   if (level === "very-heavy") {
     return gettext("Even pulled slowly and straight, very few come out: the platform sinks onto your other hand, or the villa falls (about 4 times in 10). Putting it back is safest.");
