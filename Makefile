@@ -33,11 +33,11 @@ e2e-browser:
 PYTEST_WORKERS ?= auto
 
 test: $(STAMP) messages e2e-browser
-	DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest -n $(PYTEST_WORKERS)
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest -n $(PYTEST_WORKERS) --durations=15
 
 # Everything but the browser: quicker while editing.
 test-fast: $(STAMP) messages
-	$(PY) -m pytest -n $(PYTEST_WORKERS) games paletti
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --durations=15 games paletti
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -79,7 +79,9 @@ def test_a_huge_form_count_is_refused_quickly(staff_client):
     elapsed = time.perf_counter() - started
     assert response.status_code == 200  # the form again, with the formset's error
     assert response.context["inline_admin_formsets"][0].formset.non_form_errors()
-    assert elapsed < 2.0, f"{elapsed:.1f} s"
+    # The count is refused before any form is built; the bound is loose enough for a busy
+    # machine and far below what building 100 000 forms would take.
+    assert elapsed < 10, f"{elapsed:.1f} s"
 
 
 def test_a_credited_person_that_is_no_id_is_a_form_error(staff_client):

@@ -169,7 +169,9 @@ def timed(client, url):
 def test_a_database_that_hangs_is_a_503_within_seconds_and_db_free_pages_answer(settings, seed):
     if connection.vendor != "postgresql":
         pytest.skip("SQLite has no server to hang")
-    settings.DB_CLIENT_TIMEOUT_SECONDS = 1.5
+    # Bounds are several times each timeout, so that a busy machine does not fail the test;
+    # the health check's bound stays under the page's timeout, to show it uses its own.
+    settings.DB_CLIENT_TIMEOUT_SECONDS = 4
     settings.HEALTHZ_DB_TIMEOUT_SECONDS = 0.5
     client = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE="en")
     catalogue = reverse("games:game-list")
@@ -188,8 +190,8 @@ def test_a_database_that_hangs_is_a_503_within_seconds_and_db_free_pages_answer(
         back = client.get(catalogue)
     assert page.status_code == 503
     assert int(page["Retry-After"]) > 0
-    assert page_took < 3, page_took
-    assert (setup.status_code, setup_took < 1) == (200, True), setup_took
+    assert page_took < 16, page_took
+    assert (setup.status_code, setup_took < 4) == (200, True), setup_took
     assert health.status_code == 503
-    assert health_took < 1.5, health_took
+    assert health_took < 3, health_took
     assert back.status_code == 200
