@@ -120,16 +120,20 @@ def fall(
 
 
 # A fall whose top moved less than this (mm) along its plane, less than the drawings show
-# plainly, keeps the way it was started in (the statics' tipping way).
+# plainly, is named by the top's lean instead.
 FALLEN_WAY_MIN = 10.0
+# A lean the drawings show plainly (rad, about 6°).
+FALLEN_LEAN_MIN = 0.1
 
 
 def _way_fallen(rules: Rules, run, plane: Plane, started: tuple) -> tuple[float, float]:
-    """The way (dx, dz) the villa went down, as the drawings show it: along the plane, the
-    way the top platform and what stands on it moved (their mass-weighted shift). What
-    started the fall (the statics' tipping way, a motion's sign) need not be it: in the
-    plane a tipping assembly may go over the other edge: 10 of 92 self-play collapses were
-    named against where their top landed (one "front" with red 234 mm to the back)."""
+    """The way (dx, dz) the villa went down, as the drawings show it, along the plane:
+    the way the top platform and what stands on it moved (their mass-weighted shift); if
+    they hardly moved, the way the top platform came to lean; if it stayed level, the way
+    everything that fell moved. What started the fall (the statics' tipping way, a
+    motion's sign) need not be it: in the plane a tipping assembly may go over the other
+    edge, and a platform pushed one way may tip the other. Only when nothing shows a way
+    is the starting way kept."""
     laid = [p.index for p in rules.platforms if p.x is not None]
     if not laid:
         return started
@@ -138,16 +142,40 @@ def _way_fallen(rules: Rules, run, plane: Plane, started: tuple) -> tuple[float,
     parts += [
         (column_key(c.id), COLUMNS[c.id].mass) for c in rules.columns if c.in_play and c.level > top
     ]
+    shift = _mean_shift(run, parts)
+    if shift is None or abs(shift) < FALLEN_WAY_MIN:
+        shift = None
+        track = run.tracks.get(platform_key(top))
+        lean = track.end[2] - track.start[2] if track is not None else 0.0
+        if abs(lean) >= FALLEN_LEAN_MIN:
+            # A clockwise turn in the (s, y) plane (a negative angle) leans towards +s.
+            shift = -lean
+        else:
+            everything = [(key, _mass(key)) for key in run.tracks]
+            shift = _mean_shift(run, everything)
+            if shift is not None and abs(shift) < FALLEN_WAY_MIN:
+                shift = None
+    if shift is None:
+        return started
+    sign = 1.0 if shift > 0 else -1.0
+    return plane.dx * sign, plane.dz * sign
+
+
+def _mean_shift(run, parts) -> float | None:
+    """The mass-weighted shift along the plane (mm) of the parts simulated in `run`."""
     mass = moved = 0.0
     for key, m in parts:
         track = run.tracks.get(key)
         if track is not None:
             mass += m
             moved += m * (track.end[0] - track.start[0])
-    if not mass or abs(moved / mass) < FALLEN_WAY_MIN:
-        return started
-    sign = 1.0 if moved > 0 else -1.0
-    return plane.dx * sign, plane.dz * sign
+    return moved / mass if mass else None
+
+
+def _mass(key: str) -> float:
+    if key.startswith("p"):
+        return PLATFORM_MASSES[int(key[1:])]
+    return COLUMNS[int(key[1:])].mass
 
 
 def _start_moving(piece: Piece, key: str, velocities: dict, failing: set) -> None:
