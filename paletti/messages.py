@@ -267,6 +267,11 @@ WINS = {
         "%(name)s wins for the columns placed highest: the seal named no winner, and whoever "
         "brings the villa down cannot win."
     ),
+    "highest_builder_in_turn": gettext_lazy(
+        "%(name)s wins: the seal named no winner, whoever brings the villa down cannot win, "
+        "and of those who built equally high, %(name)s comes first in turn after the last "
+        "player."
+    ),
 }
 # Why nobody won, in matches that ended before every end named a winner.
 OUTCOMES = {

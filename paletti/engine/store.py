@@ -177,7 +177,10 @@ def state_to_json(state: State) -> dict:
         "seal": rules.seal.to_json(),
         "winner": rules.winner,
         # Why the winner won (or why nobody did): seal_holder, previous_holder (the holder
-        # brought the villa down), no_previous_holder, no_seal_holder, race_not_begun.
+        # brought the villa down), highest_builder (the seal named nobody),
+        # highest_builder_in_turn (the same, equals parted by the turn order); in matches
+        # finished before every end named a winner: no_previous_holder, no_seal_holder,
+        # race_not_begun.
         "outcome": rules.outcome,
         "end_reason": rules.end_reason,
         "collapse": rules.collapse.to_json() if rules.collapse else None,

@@ -3,10 +3,12 @@
 import copy
 
 import pytest
+from django.utils import translation
 
 from paletti.engine import IllegalAction, apply_action, legal_actions, new_match, state_to_json
 from paletti.engine.rules import LAY_GRID, Collapse, Seal, lay_problem, scores
 from paletti.engine.rules.turns import finish, start_turn, update_seal
+from paletti.messages import outcome_sentence
 
 
 def _collapse(by):
@@ -392,6 +394,19 @@ def test_between_equal_builders_the_first_after_the_culprit_clockwise_wins():
     rules = _seal_rules([0, 1, 0, 1], started=False)
     finish(rules, "collapse", [], _collapse(3))
     assert rules.winner == 1
+
+
+def test_a_win_on_the_turn_order_between_equals_says_so():
+    rules = _seal_rules([0, 1, 0, 1], started=False)
+    finish(rules, "collapse", [], _collapse(2))
+    assert rules.outcome == "highest_builder_in_turn"
+    names = [seat.name for seat in rules.seats]
+    with translation.override("en"):
+        said = outcome_sentence(rules.outcome, names, rules.winner)
+    assert names[3] in said and "first in turn after the last player" in said
+    rules = _seal_rules([0, 1, 0, 3], started=False)  # no tie: the plain sentence
+    finish(rules, "collapse", [], _collapse(2))
+    assert (rules.winner, rules.outcome) == (3, "highest_builder")
 
 
 def test_a_column_higher_up_outweighs_more_points_lower_down():

@@ -209,14 +209,18 @@ def standing(rules: Rules, seat: int) -> tuple[int, ...]:
     return tuple(points)
 
 
-def _highest_builder(rules: Rules, after: int, excluded: int | None) -> int:
+def _highest_builder(rules: Rules, after: int, excluded: int | None) -> tuple[int, bool]:
     """Our reading where the seal names nobody: the seat that has built highest
     (`standing`), the one who brought the villa down excluded ("il sera puni"); between
-    equals, the first of them clockwise after seat `after`."""
+    equals, the first of them clockwise after seat `after`. Also whether it took that
+    tie-break."""
     n = len(rules.seats)
     order = [(after + k) % n for k in range(1, n + 1)]
     candidates = [seat for seat in order if seat != excluded]
-    return max(candidates, key=lambda seat: (standing(rules, seat), -order.index(seat)))
+    winner = max(candidates, key=lambda seat: (standing(rules, seat), -order.index(seat)))
+    best = standing(rules, winner)
+    tied = sum(1 for seat in candidates if standing(rules, seat) == best) > 1
+    return winner, tied
 
 
 def finish(rules: Rules, reason: str, events: list, collapse: Collapse | None = None) -> None:
@@ -224,7 +228,8 @@ def finish(rules: Rules, reason: str, events: list, collapse: Collapse | None = 
     down: then the previous holder. Where the seal names nobody (the race had not begun,
     nobody held the seal yet, or the first holder brought the villa down), our reading:
     whoever has built highest wins, never the one who brought the villa down
-    (_highest_builder)."""
+    (_highest_builder); "highest_builder_in_turn" when equals were parted by the turn
+    order."""
     seal = rules.seal
     rules.scores = scores(rules)
     rules.phase = Phase.OVER
@@ -239,8 +244,8 @@ def finish(rules: Rules, reason: str, events: list, collapse: Collapse | None = 
         winner, outcome = seal.previous, "previous_holder"
     if winner is None or winner == culprit:
         last = culprit if culprit is not None else rules.turn
-        winner = _highest_builder(rules, last if last is not None else 0, culprit)
-        outcome = "highest_builder"
+        winner, tied = _highest_builder(rules, last if last is not None else 0, culprit)
+        outcome = "highest_builder_in_turn" if tied else "highest_builder"
     rules.winner = winner
     rules.outcome = outcome
     name = rules.seats[winner].name
