@@ -3,8 +3,6 @@
 import re
 
 from django.db import models
-from django.db.models.signals import post_delete, post_save
-from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 from .text import fold
@@ -82,13 +80,3 @@ def available_games(queryset):
     """Games with at least one copy on the shelf now (a subquery, as ``in_language``)."""
     on_shelf = Copy.objects.filter(game_id=models.OuterRef("pk"), status=CopyStatus.AVAILABLE)
     return queryset.filter(models.Exists(on_shelf))
-
-
-@receiver(post_save, sender=Copy)
-@receiver(post_delete, sender=Copy)
-def copy_changed(sender, **kwargs):
-    """The public record shows copies on the shelf: cached pages must move on (what a
-    game is found by does not change: nothing to reindex)."""
-    from .signals import catalogue_changed
-
-    catalogue_changed()
