@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "axes",
     "reversion",
     "games",
+    "games.scoring",
     "paletti",
 ]
 
@@ -385,6 +386,12 @@ IMPORT_EXPORT_IMPORT_PERMISSION_CODE = "change"
 
 # Games with a playable module: catalogue slug → the URL name of its start page.
 PLAYABLE_GAMES = {"villa-paletti": "paletti:setup"}
+# Games with a score sheet (games.scoring): catalogue slug → the URL name of the sheet,
+# which takes the slug.
+SCORE_SHEETS = {
+    "alhambra": "scoring:game-score",
+    "le-petit-prince-fabrique-moi-une-planete": "scoring:game-score",
+}
 
 LOGGING = {
     "version": 1,

@@ -14,7 +14,7 @@ PETIT_PRINCE = "le-petit-prince-fabrique-moi-une-planete"
 
 def sheet_url(server, slug, language):
     with translation.override(language):
-        return server.url + reverse("games:game-score", kwargs={"slug": slug})
+        return server.url + reverse("scoring:game-score", kwargs={"slug": slug})
 
 
 @pytest.fixture

@@ -19,8 +19,8 @@ def test_no_page_logs_an_error_or_fails_a_request(seeded_server, page):
         url(seeded_server, "games:home"),
         url(seeded_server, "games:game-list"),
         url(seeded_server, "games:game-detail", slug="villa-paletti"),
-        url(seeded_server, "games:game-score", slug="alhambra"),
-        url(seeded_server, "games:game-score", slug="le-petit-prince-fabrique-moi-une-planete"),
+        url(seeded_server, "scoring:game-score", slug="alhambra"),
+        url(seeded_server, "scoring:game-score", slug="le-petit-prince-fabrique-moi-une-planete"),
         url(seeded_server, "paletti:setup"),
     ]
     for address in pages:

@@ -1,7 +1,6 @@
 from django.urls import path
 
 from . import desk, views
-from .scoring.views import score_sheet
 
 app_name = "games"
 
@@ -13,7 +12,6 @@ urlpatterns = [
 urlpatterns += [
     path("games/<slug:slug>/rules/compare/", views.game_rules_compare, name="game-rules-compare"),
     path("games/<slug:slug>/rules/<str:language>/", views.game_rules, name="game-rules"),
-    path("games/<slug:slug>/score/", score_sheet, name="game-score"),
 ]
 urlpatterns += [
     path("desk/", desk.desk, name="desk"),

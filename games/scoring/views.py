@@ -51,7 +51,7 @@ def score_sheet(request, slug):
             default=petit_prince.MIN_PLAYERS,
         )
         sheet = sheets.petit_prince_sheet(data, count.count())
-        template = "games/score_petit_prince.html"
+        template = "scoring/petit_prince.html"
         api_url = reverse("api:score-petit-prince")
         extra = {"counts": list(petit_prince.COUNTS)}
     else:
@@ -62,7 +62,7 @@ def score_sheet(request, slug):
             default=alhambra.MIN_PLAYERS,
         )
         sheet = sheets.alhambra_sheet(data, count.count())
-        template = "games/score_alhambra.html"
+        template = "scoring/alhambra.html"
         api_url = reverse("api:score-alhambra")
         extra = {"buildings": list(Building), "points_table": points_table()}
     sheet.check()

@@ -90,3 +90,11 @@ def play_url(game):
     The playable games are settings.PLAYABLE_GAMES."""
     name = settings.PLAYABLE_GAMES.get(game.slug)
     return reverse(name) if name else ""
+
+
+@register.simple_tag
+def score_url(game):
+    """Where a game's score sheet is (the project's ``SCORE_SHEETS``), or "" when it has
+    none."""
+    name = settings.SCORE_SHEETS.get(game.slug)
+    return reverse(name, kwargs={"slug": game.slug}) if name else ""

@@ -7,14 +7,14 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from games.scoring.views import ALHAMBRA, PETIT_PRINCE
+from games.scoring.views import ALHAMBRA, PETIT_PRINCE, SLUGS
 
 pytestmark = pytest.mark.django_db
 
 
 def sheet_url(slug, language="en"):
     with translation.override(language):
-        return reverse("games:game-score", kwargs={"slug": slug})
+        return reverse("scoring:game-score", kwargs={"slug": slug})
 
 
 def planet_query(index, characters, **counts):
@@ -31,6 +31,10 @@ def test_the_game_page_and_its_rules_link_to_the_score_sheet(client, seed):
     assert f'href="{sheet_url(PETIT_PRINCE, "fr")}"' in detail.content.decode()
     assert f'href="{sheet_url(ALHAMBRA, "fr")}"' in rules.content.decode()
     assert "/score/" not in paletti.content.decode()
+
+
+def test_every_game_with_a_sheet_is_linked_from_the_catalogue_and_no_other(settings):
+    assert set(settings.SCORE_SHEETS) == set(SLUGS)
 
 
 def test_a_game_without_a_sheet_has_no_score_page(client, seed):

@@ -1,19 +1,6 @@
 from django import template
-from django.urls import reverse
-
-from games.scoring.views import has_score_sheet
 
 register = template.Library()
-
-
-@register.simple_tag
-def score_url(game):
-    """Where a game's score sheet is, or "" when it has none."""
-    return (
-        reverse("games:game-score", kwargs={"slug": game.slug})
-        if has_score_sheet(game.slug)
-        else ""
-    )
 
 
 @register.filter
