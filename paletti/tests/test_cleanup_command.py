@@ -1,9 +1,12 @@
 """paletti_cleanup removes abandoned and old finished matches, and nothing else."""
 
+import subprocess
+import sys
 from datetime import timedelta
 from io import StringIO
 
 import pytest
+from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
@@ -73,6 +76,16 @@ def test_an_age_that_is_no_finite_number_is_refused_and_deletes_nothing(args):
     with pytest.raises(CommandError, match="finite"):
         run(*args)
     assert Match.objects.count() == 1
+
+
+def test_on_the_command_line_a_bad_age_is_one_clear_line_not_a_traceback():
+    command = [sys.executable, "manage.py", "paletti_cleanup", "--idle-hours", "nan"]
+    done = subprocess.run(  # noqa: S603 (our own command, fixed arguments)
+        command, cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    assert "'nan' is not a finite number" in done.stderr
 
 
 def test_matches_nobody_ever_played_in_go_after_two_hours_by_default():

@@ -1,5 +1,6 @@
 """Remove abandoned and old Villa Paletti matches; meant for cron."""
 
+import argparse
 import math
 from datetime import timedelta
 
@@ -12,13 +13,17 @@ MAX_DAYS = 100 * 365
 
 
 def finite_number(text: str) -> float:
-    """A number of hours or days: "nan" and "inf" parse as floats but are no age."""
+    """A number of hours or days: "nan" and "inf" parse as floats but are no age. The
+    error is argparse's, so that the command line prints a usage line, not a traceback
+    (call_command turns it into a CommandError)."""
     try:
         value = float(text)
     except ValueError:
-        raise CommandError(f"{text!r} is not a number.") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number.") from None
     if not math.isfinite(value) or abs(value) > MAX_DAYS * 24:
-        raise CommandError(f"{text!r} is not a finite number of at most {MAX_DAYS * 24}.")
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a finite number of at most {MAX_DAYS * 24}."
+        )
     return value
 
 
