@@ -25,6 +25,12 @@ from .models import (
 
 CREDIT_PATTERN = re.compile(r"^(?P<name>.+?)\s*\((?P<role>[a-z]+)\)$")
 
+# A cell a spreadsheet would run as a formula starts with one of these (OWASP, "CSV
+# Injection"). The export puts a ' before it, as OWASP advises, and the import takes it off,
+# so that what is exported still imports back identical; a cell that already starts with '
+# before one of them gets one more, for the same reason.
+FORMULA = re.compile(r"^'*[=+\-@\t\r]")
+
 NO_PERMISSION = gettext_lazy("You may not %(action)s: %(what)s.")
 ACTIONS = {
     "add_game": gettext_lazy("add games"),
@@ -90,6 +96,12 @@ class GameResource(resources.ModelResource):
             return column
         return f"{capfirst(verbose_name)} ({column})"
 
+    def export_field(self, field, instance, **kwargs):
+        value = super().export_field(field, instance, **kwargs)
+        if isinstance(value, str) and FORMULA.match(value):
+            return f"'{value}"
+        return value
+
     def dehydrate_authors(self, game):
         return "; ".join(
             f"{credit.person.name} ({credit.role})"
@@ -97,6 +109,9 @@ class GameResource(resources.ModelResource):
         )
 
     def before_import_row(self, row, **kwargs):
+        for column, value in row.items():
+            if isinstance(value, str) and value.startswith("'") and FORMULA.match(value):
+                row[column] = value[1:]
         self._parse_credits(row.get("authors") or "")
 
     def before_save_instance(self, instance, row, **kwargs):

@@ -1,5 +1,8 @@
 """CSV export and import of games round-trip without loss."""
 
+import csv
+import io
+
 import pytest
 import tablib
 
@@ -50,6 +53,21 @@ def test_export_then_import_restores_every_field(seed):
 
     result = GameResource().import_data(tablib.Dataset().load(csv_text, format="csv"))
 
+    assert not result.has_errors() and not result.has_validation_errors()
+    assert snapshot() == before
+
+
+def test_a_cell_a_spreadsheet_would_run_is_exported_inert_and_imports_back_whole(seed):
+    game = Game.objects.get(slug="alhambra")
+    game.title = '=HYPERLINK("http://evil.example","Alhambra")'
+    game.principle = "-1+2 @ every turn"
+    game.save()
+    csv_text = GameResource().export().csv
+    cells = [cell for row in csv.reader(io.StringIO(csv_text)) for cell in row]
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "-", "@")]
+    assert "'=HYPERLINK" in csv_text and "'-1+2 @ every turn" in csv_text
+    before = snapshot()
+    result = GameResource().import_data(tablib.Dataset().load(csv_text, format="csv"))
     assert not result.has_errors() and not result.has_validation_errors()
     assert snapshot() == before
 
