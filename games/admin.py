@@ -12,6 +12,7 @@ from import_export.forms import SelectableFieldsExportForm
 from reversion.admin import VersionAdmin
 
 from .admin_copies import ContentItemInline, CopyInline
+from .admin_inlines import MAX_INLINE_ROWS, BoundedInlineMixin
 from .admin_unimarc import export_unimarc_iso2709, export_unimarc_xml, upload_view
 from .models import EsarCategory, Game, GameAuthor, Language, Person, Publisher, RuleSummary
 from .resources import GameResource
@@ -95,18 +96,6 @@ class CheckedAutocompleteMixin:
                 db_field, self.admin_site, using=kwargs.get("using")
             )
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
-
-
-# The most rows an inline accepts in one post. Without it, Django builds up to 1000 forms
-# more than the page shows from the client's TOTAL_FORMS (100000 took 13.7 s of a
-# worker); a record has a handful of credits and at most one summary per language.
-MAX_INLINE_ROWS = 50
-
-
-class BoundedInlineMixin:
-    def get_formset(self, request, obj=None, **kwargs):
-        kwargs.setdefault("absolute_max", MAX_INLINE_ROWS)
-        return super().get_formset(request, obj, **kwargs)
 
 
 class GameAuthorInline(CheckedAutocompleteMixin, BoundedInlineMixin, admin.TabularInline):

@@ -7,13 +7,15 @@ from django.db.models.functions import TruncMonth
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
+from .admin_inlines import MAX_COPY_ROWS, BoundedInlineMixin
 from .checklist import ContentItem, CopyCheck, CopyCheckLine
 from .copies import Copy, CopyStatus
 
 
-class CopyInline(admin.TabularInline):
+class CopyInline(BoundedInlineMixin, admin.TabularInline):
     model = Copy
     extra = 0
+    max_num = MAX_COPY_ROWS
     fields = ["barcode", "call_number", "location", "status", "condition_note", "acquired"]
 
 
@@ -26,15 +28,17 @@ class CopyAdmin(admin.ModelAdmin):
     list_select_related = ["game"]
 
 
-class ContentItemInline(admin.TabularInline):
+class ContentItemInline(BoundedInlineMixin, admin.TabularInline):
     model = ContentItem
     extra = 0
+    max_num = MAX_COPY_ROWS
     fields = ["order", "count", "name_fr", "name_da", "name_pl", "name_en"]
 
 
-class CopyCheckLineInline(admin.TabularInline):
+class CopyCheckLineInline(BoundedInlineMixin, admin.TabularInline):
     model = CopyCheckLine
     extra = 0
+    max_num = MAX_COPY_ROWS  # a line per content item
     fields = ["item", "expected", "found"]
     readonly_fields = fields
     can_delete = False
