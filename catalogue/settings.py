@@ -292,14 +292,13 @@ CONTENT_SECURITY_POLICY_DOCS = (
     + "; worker-src blob:"
 )
 
-# The site's cache holds the API's throttle counts, so it must be one that every app server
-# sees, with atomic increments (paletti.throttles): in production Redis, through Django's
-# own RedisCache (DJANGO_REDIS_URL, e.g. redis://127.0.0.1:6379/0). Without it, a table in
-# the database they share (made by `manage.py createcachetable`): nothing else to run, but
-# its increments are a read then a write, so counts under concurrent requests are
-# approximate. Catalogue pages for anonymous visitors (games.caching) go in a cache of
-# each process's own: the key carries the catalogue's version, read from the database, so
-# an edit is seen by every process at once.
+# The API's throttles count in a log every app server sees (paletti.throttles): a Redis
+# sorted set when the default cache is Redis, through Django's own RedisCache
+# (DJANGO_REDIS_URL, e.g. redis://127.0.0.1:6379/0), else a table of the database. Without
+# Redis the default cache is a table in the database they share (made by `manage.py
+# createcachetable`): nothing else to run. Catalogue pages for anonymous visitors
+# (games.caching) go in a cache of each process's own: the key carries the catalogue's
+# version, read from the database, so an edit is seen by every process at once.
 REDIS_URL = os.environ.get("DJANGO_REDIS_URL", "").strip()
 if REDIS_URL:
     SHARED_CACHE = {

@@ -101,3 +101,18 @@ class MatchAction(models.Model):
 
     def __str__(self):
         return f"{self.number}: {self.action.get('type')}"
+
+
+class ThrottleEntry(models.Model):
+    """One counted request of a client in a throttle's window (paletti.throttles), where
+    no Redis counts them: a log, so that "at most N in any `duration` seconds" is exact."""
+
+    key = models.CharField(max_length=200)
+    at = models.FloatField()
+    token = models.CharField(max_length=32, unique=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["key", "at"])]
+
+    def __str__(self):
+        return f"{self.key} @ {self.at}"

@@ -5,25 +5,108 @@ read on each request so that they can be changed without touching code. The addr
 catalogue.clients.client_address: the socket's, or behind DJANGO_NUM_PROXIES proxies the
 one the outermost trusted proxy saw; never a header the client wrote itself.
 
-The counts live in Django's default cache, which every app server shares (settings.CACHES:
-Redis in production, else a table of the database). DRF's own throttle reads a list of
-timestamps, appends and writes it back: two requests at once each write their own list
-and one of them is lost (800 posts passed a 600/minute limit with 8 at a time). Here each
-request is one atomic increment of a counter per window (`cache.add` then `cache.incr`,
-single commands on Redis), and the count is the current window's plus the previous
-window's share of the time still inside the last `duration` seconds (a sliding window,
-estimated from two counters). A refused request is taken back out of the count.
+A rate "600/min" means at most 600 requests in any 60 seconds, exactly: each counted
+request is an entry in a log kept per client and scope (a sliding log), and a request is
+let through only if fewer than 600 entries lie within the last 60 s, the check and the
+new entry being one atomic step. Where the log lives, every app server sees it:
+- on Redis (the default cache is Django's RedisCache): a sorted set, checked and written
+  by one Lua script, which Redis runs atomically;
+- otherwise in the database (ThrottleEntry), inside a transaction that holds the client's
+  key: a PostgreSQL advisory lock, or SQLite's write lock (taken at the transaction's
+  start: settings, transaction_mode IMMEDIATE).
+Two counters per fixed window, as before, let up to 1.2 times the rate through across a
+window's boundary (664 to 729 of 600); counting with the database cache's increments
+(a read then a write) let every request through with 8 clients at once.
 """
 
 import math
+import secrets
 import time
 from contextlib import contextmanager
+from functools import lru_cache
 
+import redis
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.redis import RedisCache
+from django.db import connection, transaction
 from rest_framework.throttling import BaseThrottle
 
 from catalogue.clients import client_address
+
+from .models import ThrottleEntry
+
+# Check the log and, if there is room, add to it; else say when the oldest entry leaves.
+# Redis runs a script whole, with nothing in between. Numbers go back as strings (Lua's
+# numbers would be cut to integers).
+TAKE = """
+local key, now, duration, limit, token = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]),
+    tonumber(ARGV[3]), ARGV[4]
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - duration)
+if redis.call('ZCARD', key) < limit then
+  redis.call('ZADD', key, now, token)
+  redis.call('PEXPIRE', key, math.ceil(duration * 1000) + 1000)
+  return ''
+end
+local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+return tostring(tonumber(oldest[2]) + duration - now)
+"""
+
+
+@lru_cache(maxsize=4)
+def _redis(location: str) -> redis.Redis:
+    # As the cache's own client: give up within a second on a Redis that hangs.
+    return redis.Redis.from_url(location, socket_connect_timeout=1, socket_timeout=1)
+
+
+def _redis_of_cache():
+    """The Redis client of the default cache, or None when the cache is not Redis."""
+    if not isinstance(caches["default"], RedisCache):
+        return None
+    location = settings.CACHES["default"]["LOCATION"]
+    return _redis(location if isinstance(location, str) else location[0])
+
+
+def take(key: str, limit: int, duration: float, now: float) -> tuple[str | None, float]:
+    """Count one request under `key` if fewer than `limit` were counted in the last
+    `duration` seconds: (its token, 0). Otherwise (None, seconds until there is room)."""
+    token = secrets.token_hex(16)
+    client = _redis_of_cache()
+    if client is not None:
+        wait = client.eval(
+            TAKE, 1, caches["default"].make_key(key), repr(now), duration, limit, token
+        )
+        return (token, 0.0) if not wait else (None, float(wait))
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [key])
+        ThrottleEntry.objects.filter(key=key, at__lte=now - duration).delete()
+        times = list(
+            ThrottleEntry.objects.filter(key=key)
+            .order_by("at")
+            .values_list("at", flat=True)[:limit]
+        )
+        if len(times) < limit:
+            ThrottleEntry.objects.create(key=key, at=now, token=token)
+            return token, 0.0
+        return None, times[0] + duration - now
+
+
+def give_back(key: str, token: str) -> None:
+    """Take a counted request out of the log (a slot held while work ran)."""
+    client = _redis_of_cache()
+    if client is not None:
+        client.zrem(caches["default"].make_key(key), token)
+    else:
+        ThrottleEntry.objects.filter(token=token).delete()
+
+
+def forget_before(moment: float) -> int:
+    """Remove the database log's entries older than `moment` (for paletti_cleanup): a
+    client that stopped coming leaves its last window's entries behind."""
+    deleted, _ = ThrottleEntry.objects.filter(at__lt=moment).delete()
+    return deleted
 
 
 class PalettiThrottle(BaseThrottle):
@@ -46,23 +129,11 @@ class PalettiThrottle(BaseThrottle):
         if not rate:
             return True
         limit, duration = parse_rate(rate)
-        now = self.timer()
-        window, into = divmod(now, duration)
-        key = f"throttle:{self.scope}:{self.get_ident(request)}:{int(window)}"
-        previous_key = f"throttle:{self.scope}:{self.get_ident(request)}:{int(window) - 1}"
-        count = _increment(key, timeout=2 * duration + 1)
-        previous = cache.get(previous_key, 0)
-        share = 1 - into / duration  # of the previous window still within `duration`
-        if count + previous * share <= limit:
-            return True
-        _take_back(key)
-        if count > limit or not previous:
-            self.wait_seconds = duration - into
-        else:
-            # The previous window's share must fall below what the current one leaves.
-            free_share = (limit - count + 1) / previous
-            self.wait_seconds = max(0.0, (share - free_share) * duration)
-        return False
+        key = f"throttle:{self.scope}:{self.get_ident(request)}"
+        token, wait = take(key, limit, duration, self.timer())
+        if token is None:
+            self.wait_seconds = wait
+        return token is not None
 
     def wait(self):
         return None if self.wait_seconds is None else max(1, math.ceil(self.wait_seconds))
@@ -75,22 +146,6 @@ def parse_rate(rate: str) -> tuple[int, int]:
     """ "600/min" → (600, 60), as DRF reads its rates."""
     number, period = rate.split("/")
     return int(number), PERIODS[period.strip()[0]]
-
-
-def _take_back(key: str) -> None:
-    try:
-        cache.decr(key)
-    except ValueError:  # expired meanwhile: nothing to take back
-        pass
-
-
-def _increment(key: str, *, timeout: int) -> int:
-    cache.add(key, 0, timeout=timeout)
-    try:
-        return cache.incr(key)
-    except ValueError:  # expired between the two commands: this request opens it
-        cache.add(key, 1, timeout=timeout)
-        return 1
 
 
 class MatchCreationThrottle(PalettiThrottle):
@@ -119,8 +174,11 @@ def engine_time(request):
     work under way (`concurrent`, default 1: with two workers a server always keeps one
     for everybody else) and has used less than `seconds_per_minute` of engine CPU time in
     the last minute; the CPU time the block used is then charged. Otherwise EngineLimit,
-    which the API answers with 429 and Retry-After. Both counts live in the shared cache,
-    so every app server sees them."""
+    which the API answers with 429 and Retry-After. The slot is an entry of the throttles'
+    log (`take`, exact), given back when the work ends and gone by itself after
+    ENGINE_SLOT_SECONDS should a worker die holding it. The CPU time is an estimate over
+    the last minute from two per-minute counters in the shared cache; with one slot a
+    client's charges never race each other."""
     limits = settings.PALETTI_ENGINE_LIMITS
     budget, concurrent = limits.get("seconds_per_minute"), limits.get("concurrent")
     if not budget and not concurrent:
@@ -128,10 +186,10 @@ def engine_time(request):
         return
     ident = client_address(request)
     running_key = f"engine:running:{ident}"
+    slot = None
     if concurrent:
-        # Expires by itself should a worker die holding it.
-        if _increment(running_key, timeout=ENGINE_SLOT_SECONDS) > concurrent:
-            _take_back(running_key)
+        slot, _ = take(running_key, concurrent, ENGINE_SLOT_SECONDS, time.time())
+        if slot is None:
             raise EngineLimit("engine_busy", 1)
     try:
         if budget:
@@ -154,8 +212,8 @@ def engine_time(request):
                 except ValueError:
                     cache.add(key, used_ms, timeout=121)
     finally:
-        if concurrent:
-            _take_back(running_key)
+        if slot is not None:
+            give_back(running_key, slot)
 
 
 # The longest one engine request may hold its client's slot should its worker die (a

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import redis
 from django.core.cache import cache
+from django.db import connections
 from django.test import RequestFactory
 
 from paletti.throttles import MatchActionThrottle
@@ -79,7 +80,8 @@ def test_refused_requests_are_not_counted_and_another_address_is_apart(redis_cac
 
     answers = [post("192.0.2.1") for _ in range(6)]
     assert [allowed for allowed, _ in answers] == [True, True, True, False, False, False]
-    assert {wait for allowed, wait in answers if not allowed} == {55}  # the minute's rest
+    # Room again when the first of the three leaves the last 60 s.
+    assert {wait for allowed, wait in answers if not allowed} == {60}
     assert post("192.0.2.2")[0] is True
 
 
@@ -114,3 +116,67 @@ def test_production_counts_in_redis_when_configured_and_in_the_database_otherwis
     client.delete(*client.scan_iter(f"{prefix}:*"))
     code = "from django.core.cache import caches; print(type(caches['default']).__name__)"
     assert run_django(code) == "DatabaseCache"
+
+
+@pytest.fixture(params=["redis", "database"])
+def throttle_log(request, settings):
+    """Where the throttles count: Redis, or (no Redis cache) the database's log."""
+    if request.param == "redis":
+        request.getfixturevalue("redis_cache")
+    else:
+        settings.CACHES = {
+            **settings.CACHES,
+            # The configuration a newcomer runs: the database's cache table.
+            "default": {
+                "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+                "LOCATION": "django_cache",
+            },
+        }
+    return request.param
+
+
+class Clock:
+    def __init__(self, now):
+        self.now = now
+
+
+def posts_let_through(clock, times: int, address="192.0.2.90") -> int:
+    factory = RequestFactory()
+    throttle_class = type("Timed", (MatchActionThrottle,), {"timer": lambda self: clock.now})
+    request = factory.post("/", REMOTE_ADDR=address)
+    return sum(throttle_class().allow_request(request, None) for _ in range(times))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rate_holds_in_any_minute_across_a_boundary(throttle_log, settings):
+    """600 posts in the last second of a minute, then 600 more 20 s later: the second
+    burst lies in the same 60 s as the first, so none of it passes until the first has
+    left the last 60 s. (Two per-minute counters let 200 of them through.)"""
+    settings.PALETTI_THROTTLE_RATES = {"match-actions": "60/min"}
+    start = 60 * 29_000_000
+    clock = Clock(start + 59.0)
+    assert posts_let_through(clock, 60) == 60
+    clock.now = start + 80.0
+    assert posts_let_through(clock, 60) == 0
+    clock.now = start + 118.9
+    assert posts_let_through(clock, 5) == 0
+    clock.now = start + 119.1  # the first burst has left the last 60 s
+    assert posts_let_through(clock, 80) == 60
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rate_holds_with_clients_at_the_same_time_wherever_it_counts(throttle_log, settings):
+    settings.PALETTI_THROTTLE_RATES = {"match-actions": "20/min"}
+    clock = Clock(FIXED_TIME)
+    factory = RequestFactory()
+    throttle_class = type("Timed", (MatchActionThrottle,), {"timer": lambda self: clock.now})
+
+    def one(_):
+        try:
+            request = factory.post("/", REMOTE_ADDR="192.0.2.91")
+            return throttle_class().allow_request(request, None)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        assert sum(pool.map(one, range(40))) == 20

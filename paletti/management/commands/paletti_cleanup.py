@@ -2,11 +2,13 @@
 
 import argparse
 import math
+import time
 from datetime import timedelta
 
 from django.core.management.base import BaseCommand, CommandError
 
 from paletti.services import remove_old_matches, remove_outdated_matches
+from paletti.throttles import PERIODS, forget_before
 
 # Longer than this is "for ever" in practice and still fits in a timedelta.
 MAX_DAYS = 100 * 365
@@ -31,7 +33,8 @@ class Command(BaseCommand):
     help = (
         "Delete unfinished matches idle longer than --idle-hours, unfinished matches no "
         "person ever acted in older than --unplayed-hours, and finished matches older than "
-        "--finished-days (0 keeps them). Run it from cron, e.g. hourly."
+        "--finished-days (0 keeps them), and the throttles' log entries older than a day. "
+        "Run it from cron, e.g. hourly."
     )
 
     def add_arguments(self, parser):
@@ -71,3 +74,7 @@ class Command(BaseCommand):
         if options["outdated"]:
             count = remove_outdated_matches(dry_run=options["dry_run"])
             self.stdout.write(f"{verb} {count} match(es) stored by an earlier engine")
+        if not options["dry_run"]:
+            # No rate counts over more than its period: older entries count for nothing.
+            forgotten = forget_before(time.time() - max(PERIODS.values()))
+            self.stdout.write(f"deleted {forgotten} throttle log entries older than a day")
