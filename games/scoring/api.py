@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from catalogue.parsers import StrictJSONParser
+from catalogue.schema import refuses_unknown_keys
 
 from . import alhambra, petit_prince, sheets
 from .alhambra import Building
@@ -29,6 +30,7 @@ def count_field(most, help_text=""):
     )
 
 
+@refuses_unknown_keys
 class PlanetSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=NAME_LENGTH, required=False, allow_blank=True)
     characters = serializers.ListField(
@@ -43,6 +45,7 @@ class PlanetSerializer(serializers.Serializer):
         return fields
 
 
+@refuses_unknown_keys
 class PetitPrinceRequest(serializers.Serializer):
     players = PlanetSerializer(many=True, help_text="2 to 5 finished planets.")
 
@@ -80,16 +83,19 @@ class RefusedCount(serializers.Serializer):
     )
 
 
+@refuses_unknown_keys
 class BuildingsSerializer(serializers.Serializer):
     def get_fields(self):
         return {b.value: count_field(alhambra.TILES[b]) for b in Building}
 
 
+@refuses_unknown_keys
 class HoldingsSerializer(BuildingsSerializer):
     def get_fields(self):
         return {**super().get_fields(), "wall": count_field(MAX_WALL, "Longest outer wall.")}
 
 
+@refuses_unknown_keys
 class ScoringSerializer(serializers.Serializer):
     players = HoldingsSerializer(
         many=True, required=False, help_text="Each player's Alhambra, in order."
@@ -97,10 +103,12 @@ class ScoringSerializer(serializers.Serializer):
     dirk = BuildingsSerializer(required=False, allow_null=True, help_text="Two players only.")
 
 
+@refuses_unknown_keys
 class AlhambraPlayerSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=NAME_LENGTH, required=False, allow_blank=True)
 
 
+@refuses_unknown_keys
 class AlhambraRequest(serializers.Serializer):
     players = AlhambraPlayerSerializer(many=True, help_text="2 to 6 players.")
     scorings = serializers.ListField(
@@ -135,8 +143,14 @@ class AlhambraReport(serializers.Serializer):
 def _by_path(errors, prefix="") -> dict[str, list[str]]:
     """DRF's nested errors as the sheets give theirs: {"players.0.roses": [messages]}."""
     found: dict[str, list[str]] = {}
-    if isinstance(errors, dict) and errors and all(isinstance(k, int) for k in errors):
-        # A list field's items (characters): the field itself is named, as the sheet does.
+    if (
+        isinstance(errors, dict)
+        and errors
+        and all(isinstance(k, int) for k in errors)
+        and all(isinstance(v, list) for v in errors.values())
+    ):
+        # A list field's plain items (characters): the field itself is named, as the sheet
+        # does. Items that are objects (scorings) keep their paths, below.
         messages = [str(m) for value in errors.values() for m in value]
         return {prefix: list(dict.fromkeys(messages))}
     if isinstance(errors, dict):

@@ -195,6 +195,35 @@ def test_the_alhambra_endpoint_refuses_scorings_out_of_order(client):
     assert "scorings.1" in answer.json()["errors"]
 
 
+@pytest.mark.parametrize(
+    "endpoint, body, path",
+    [
+        ("api:score-petit-prince", {"players": [], "colour": "red"}, "colour"),
+        (
+            "api:score-petit-prince",
+            {"players": [{"characters": ["king"] * 4, "rose": 1}, {"characters": ["king"] * 4}]},
+            "players.0.rose",
+        ),
+        ("api:score-alhambra", {"players": [{}, {"nom": "Ada"}]}, "players.1.nom"),
+        (
+            "api:score-alhambra",
+            {"players": [{}, {}], "scorings": [{"players": [{"towers": 1}, {}]}]},
+            "scorings.0.players.0.towers",
+        ),
+    ],
+)
+def test_a_key_the_schema_does_not_list_is_refused_by_name(client, endpoint, body, path):
+    answer = post(client, endpoint, body)
+    assert answer.status_code == 400
+    assert path in answer.json()["errors"], answer.json()
+
+
+def test_the_schema_says_the_score_bodies_take_no_other_keys(client):
+    components = client.get(reverse("api:schema"), {"format": "json"}).json()["components"]
+    for name in ("PetitPrinceRequest", "Planet", "AlhambraRequest", "Holdings", "Buildings"):
+        assert components["schemas"][name].get("additionalProperties") is False, name
+
+
 def test_the_alhambra_sheet_counts_without_script(client, seed):
     query = {
         "players": "3",
