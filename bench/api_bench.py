@@ -17,10 +17,10 @@ people, and a person against a careful bot. It prints both totals, their ratio (
 (target <= 60 KB gzipped). The database is a throw-away SQLite file, or DATABASE_URL if set;
 DEBUG is off, as in production.
 
-The match store reads and writes through the ORM (paletti/store.py): issue 9 had kept
-written-out statements, measured here 5 to 17 ms faster per action on PostgreSQL under a
-load average of 11 to 13 (2 to 4 ms of CPU); issue 24 traded them for code a newcomer
-can change, and this bench says what an action request costs now.
+The match store reads and writes through the ORM (paletti/store.py) rather than
+written-out statements, which measured 5 to 17 ms faster per action on PostgreSQL under
+heavy load (2 to 4 ms of CPU) but were code a newcomer could not safely change; this bench
+says what an action request costs with the ORM.
 """
 
 import argparse

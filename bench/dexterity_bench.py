@@ -6,10 +6,13 @@ states sampled from careful self-play (seeds the tests do not use), each movable
 pulled twice from the same state with the same dice, once by a careful hand (<= 60 mm/s,
 steadiness >= 0.95) and once by a careless one (>= 300 mm/s, steadiness <= 0.6), and each
 held column is set down gently and hurriedly, in the middle and near the edge. It prints the
-collapse rates by the load bands the page shows (computed in 3-D) and the ratios the engine
-issue names; the exit status is 1 if one of them is not met. Each band is sampled in a set
-share (self-play meets heavy loads rarely); over columns bearing 40 g or more the bands are
-weighed back together as often as self-play meets them.
+collapse rates by the load bands the page shows (computed in 3-D) and the ratios that make
+its advice true (a careless pull at least twice as risky as a careful one, a hurried
+placement 1.5 times a gentle one, the edge riskier than the middle, a column bearing under
+10 g pulled carefully falling under 5 %, a careful pull riskier from band to band); the
+exit status is 1 if one of them is not met. Each band is sampled in a set share (self-play
+meets heavy loads rarely); over columns bearing 40 g or more the bands are weighed back
+together as often as self-play meets them.
 
 The default of 1 250 pairs (about 8 minutes on a 2-core machine) gives the light band 500
 careful pulls: its careful collapse rate is about 1 % (measured: 6 of 500), which 200 pulls

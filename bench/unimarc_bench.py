@@ -8,7 +8,7 @@ publisher among 200, a copy, a five-item contents list and nine custom fields; i
 them into a throw-away SQLite database (or DATABASE_URL's, which it migrates: give it an
 empty database, or the records are found again as duplicates) and prints the time and
 the machine's load average (the figure moves with it). Target: under a minute on this
-project's 2-core machine; the latest figures are in docs/unimarc.md.
+project's 2-core machine; the current figures are in docs/unimarc.md.
 """
 
 import argparse

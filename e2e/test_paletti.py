@@ -394,7 +394,8 @@ def test_no_serious_accessibility_violation(seeded_server, page):
     screenshot(page, "paletti-holding")
 
 
-# Pointing, hidden columns and the collapse (issue 9, points 2, 3 and 6). With seed 42 Bob
+# Pointing, hidden columns and the collapse: the column meant is the one drawn under the
+# pointer, a hidden column can still be found, and a fall is seen. With seed 42 Bob
 # starts and plays pink or white. The villa is drawn in 3-D (scene.js): the tests find where
 # columns overlap as drawn rather than naming places.
 

@@ -138,8 +138,8 @@ def test_the_keyboard_moves_the_point_across_and_in_depth(seeded_server, page):
 
 
 def test_fewer_columns_hide_behind_others_at_the_start(seeded_server, page):
-    """A flat front view of the usual base hid 12 of the 20 columns behind others (issue
-    20: 11 to 12); drawn in 3-D, at most 8, each still in the list."""
+    """A flat front view of the usual base hid 11 to 12 of the 20 columns behind others;
+    drawn in 3-D, at most 8, each still in the list."""
     match = create_by_api(seeded_server, page, ADA_AND_BOB)
     page.goto(url(seeded_server, "paletti:match", match_id=match["id"]))
     expect(page.locator("#paletti-match.ready")).to_be_attached()

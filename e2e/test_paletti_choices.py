@@ -1,7 +1,8 @@
 """Every action the rules allow can be taken on the page, with a mouse, a finger or the keys
-(issue 20, point 2): passing when asking for a platform is the only move left, removing
-none after a failed protest, the Polish protest's reward, declining to lay the platform,
-and the set-up page's Polish protest and abort options.
+(a move the page does not offer is one the player cannot make): passing when asking for a
+platform is the only move left, removing none after a failed protest, the Polish protest's
+reward, declining to lay the platform, and the set-up page's Polish protest and abort
+options.
 
 Seed 42 with two people: Bob (seat 1) starts with pink and white, Ada plays black and
 purple. The positions are reached by playing real actions through the API.

@@ -1,5 +1,6 @@
 """Waiting is visible, the phone shows the villa and its controls together, and a refused
-arrangement is explained beside the Start button (issue 20, points 3, 4 and 5).
+arrangement is explained beside the Start button, so a child and a parent always know
+what the page is doing and what to fix.
 
 Seed 42 with two seats: Bob (seat 1) starts with pink and white, Ada plays black and
 purple.
@@ -33,7 +34,7 @@ def current_state(server, page, match):
     return page.request.get(f"{server.url}/api/paletti/matches/{match['id']}/").json()
 
 
-# -- Point 4: waiting is visible ---------------------------------------------------------
+# -- Waiting is visible -----------------------------------------------------------------
 
 
 def test_while_the_bot_thinks_the_page_says_so_and_controls_wait(seeded_server, page):
@@ -102,7 +103,7 @@ def test_the_seal_line_is_said_when_the_seal_changes_not_after_every_action(seed
     expect(page.locator("#log li").filter(has_text="Seal:")).to_have_count(1)
 
 
-# -- Point 3: a phone shows the villa and its controls together --------------------------
+# -- A phone shows the villa and its controls together ----------------------------------
 
 
 def fits_on_screen(page, *selectors):
@@ -143,7 +144,7 @@ def test_on_a_phone_the_game_over_heading_does_not_scroll_the_collapse_away(seed
     screenshot(page, "paletti-phone-collapsed")
 
 
-# -- Point 5: a refused arrangement is explained beside the Start button -----------------
+# -- A refused arrangement is explained beside the Start button -------------------------
 
 
 def test_a_refused_arrangement_names_the_column_next_to_the_start_button(seeded_server, page):

@@ -1,6 +1,6 @@
 """Full-text search: a stored, weighted tsvector on PostgreSQL, FTS5 tables on SQLite.
 
-Replaces the folded search document (a substring scan: 3 s at 100 000 games, see issue 12).
+Replaces the folded search document (a substring scan: 3 s at 100 000 games).
 
 PostgreSQL: unaccented copies of the french, danish, english and simple configurations
 (``unaccent`` as a filtering dictionary before the stemmer, so the stored vector and the

@@ -186,7 +186,7 @@ def test_admin_names_fields_in_the_staff_language(admin_client, seed, language):
     assert re.search(rf"column-identifier.*?>{identifier}</a>", matches.content.decode(), re.S)
 
 
-# Issue 22: the mechanical rules a native reader found broken, one guard each.
+# Wording a native reader checks, where a rule can be checked mechanically: one guard each.
 
 GUILLEMETS_WRONG_IN_DANISH = re.compile(r"[“”„]")
 

@@ -69,7 +69,7 @@ BASE_THICKNESS = 10.0
 # (French record, illustration 2). Its width is an estimate.
 FORBIDDEN_HALF_WIDTH = 25.0
 
-# Depth lanes: 3, so columns at different depths pass each other (docs/paletti.md, "Depth").
+# Depth lanes: 3, so columns at different depths pass each other (docs/paletti.md, "Pieces").
 LANES = (0, 1, 2)
 # Depth of each lane (side view), relative to the middle of what a column stands on (mm):
 # lane 0 at the front, 1 in the middle, 2 at the back. Estimate: 30 mm apart, so that a

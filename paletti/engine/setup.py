@@ -49,7 +49,7 @@ def _site_interval() -> tuple[float, float]:
 # same points mirrored across the width and the depth. The points of a quarter are also
 # symmetric about its diagonal (a point (a, b) with (b, a), or on the diagonal), so blue's
 # supports reach exactly as far in depth as across, column for column: no way is likelier
-# for blue to tip than another (docs/paletti.md, "The usual arrangement in quarters").
+# for blue to tip than another (docs/paletti.md, the set-up rule).
 # Points (x, z) in mm for the quarter at the back right; they are our own choice, as
 # players put columns where they like outside the forbidden zone (French record).
 QUARTER_POINTS = {

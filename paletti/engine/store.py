@@ -121,7 +121,7 @@ def state_to_json(state: State) -> dict:
                 # The foot's place in 3-D: x across, z in depth (negative at the front).
                 "z": round(column.z, 1) if column.z is not None else None,
                 "on": column.on,
-                # The side view (depth across, see docs/paletti.md "Depth"): [z, y, angle].
+                # The side view (depth across, see docs/paletti.md "The play page"): [z, y, angle].
                 "side": _shown(column.side),
                 "locked": column.locked,
                 "removed": column.where == Where.OUT,

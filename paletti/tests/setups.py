@@ -36,7 +36,8 @@ def quarters_setup() -> dict:
 def rows_setup() -> dict:
     """Every column in the page's three depth rows ("lane" 0-2: 30 mm before the middle,
     the middle, 30 mm behind), spread evenly along each side of each row under blue,
-    colours interleaved; blue centred. (The usual arrangement before 3 December 2026.)"""
+    colours interleaved; blue centred: an arrangement in rows, which holds blue less firmly in
+    depth than across."""
     half_blue = PLATFORM_LENGTHS[0] / 2
     order = sorted(range(len(COLUMNS)), key=lambda i: (i % 5, i // 5))
     slots: dict[tuple[int, int], list[int]] = {}

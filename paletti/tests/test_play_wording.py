@@ -1,4 +1,4 @@
-"""What the play page reads from the server, said truthfully (issue 20, point 6): one
+"""What the play page reads from the server, said truthfully: one
 rounding of the load, which way the villa fell, who won and why in one sentence, and the
 opening a new match's first bot actions are animated from."""
 

@@ -183,8 +183,8 @@ def pull(
     # column along but neither props it up nor holds it down (a vertical groove on the hand,
     # the grip sliding in it): the column keeps standing on its floor and bears its share
     # of the platform above, as between fingers that draw a column out sideways. A rigid
-    # pin held it at its height instead, so the platform rested on it alone and followed
-    # it out (docs/paletti.md, "The grip").
+    # pin at its height would make the platform rest on it alone and follow it out
+    # (docs/paletti.md, "The hand").
     grip = grip_offset(gesture, chance)
     hand = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
     hand.position = (0.0, start_y + grip)

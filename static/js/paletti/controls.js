@@ -892,7 +892,7 @@ export function showClaimWarning(ask, box) {
 // and what it then leads to; the grams stay written beside it. The bands are our estimates:
 // a thick column weighs 16 g, the blue platform 150 g, and a column under blue carries a
 // share of it and of all above. The advice says what the engine does with a hand that
-// follows it (docs/paletti.md, "What the play page shows a child", has the figures).
+// follows it (docs/paletti.md, "The play page"; bench/dexterity_bench.py measures it).
 export const LOAD_BANDS = [
   { below: 1, level: "free", word: gettext("Nothing rests on it: pull it out gently") },
   { below: 40, level: "light", word: gettext("Light load") },

@@ -2,7 +2,7 @@
  * the drawing and the pointing modules, and importable by the browser tests.
  *
  * World: mm, x across (0 = middle of the base), y up (0 = table top), z in depth (negative
- * at the front). The server sends each piece's pose twice (docs/paletti.md, "Depth"): the
+ * at the front). The server sends each piece's pose twice (docs/paletti.md, "The play page"): the
  * front pose [x, y, angle_front] and the side pose [z, y, angle_side]. A fall happens in a
  * vertical plane of direction (dx, dz) and angle_front = angle·dx, angle_side = angle·dz,
  * so a piece's tilt is rebuilt as one rotation by hypot(angle_front, angle_side) about the
