@@ -6,7 +6,7 @@
  */
 import * as Scene from "./scene.js";
 import * as View from "./view.js";
-import { narrowScreen } from "./device.js";
+import { narrowScreen, reducedMotion } from "./device.js";
 import { fmt, gettext } from "./i18n.js";
 import { advance, game, grams, legal, nextPlatform, posesOf, topPlatform } from "./state.js";
 
@@ -447,8 +447,6 @@ export function pictureToPlatform(X, Y) {
 }
 
 /* ---------- Animation ---------- */
-
-export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 // What waits for the pieces to lie still: called when the animation running ends.
 const stillWaiters = [];
