@@ -124,6 +124,12 @@ export function draw() {
   drawGhost(ctx);
 }
 
+// Outline a column (null: none), for the control or the pointer on it.
+export function setHighlight(id) {
+  game.highlight = id;
+  draw();
+}
+
 // The table as a floor, the base as a board on it, the forbidden zone hatched red on the
 // base's top across its whole depth.
 export function drawTableAndBase(ctx) {
