@@ -1,142 +1,17 @@
-/* Villa Paletti: posting actions, waiting for the server, and the controls of each phase.
+/* Villa Paletti: the panel: each phase's controls, the scores, the tray, the end of the
+ * match, the claim's warning and the load gauge.
  */
 import * as Hand from "./hand.js";
-import * as Depth from "./depth.js";
 import { api, matchUrl, rememberIntro } from "./api.js";
-import { keepVillaInView, narrowScreen, placerHelp, touchFirst } from "./device.js";
+import { narrowScreen, placerHelp, touchFirst } from "./device.js";
 import { el, swatch } from "./dom.js";
-import { animate, layoutCanvas, setHighlight, whenStill } from "./drawing.js";
+import { setHighlight, whenStill } from "./drawing.js";
 import { capfirst, fmt, gettext, ngettext } from "./i18n.js";
 import { LANE_NAMES, colourName, columnName, deed, platformAsObject, playerColourName, whereText } from "./names.js";
-import { bannerForBot, handoverText, narrate, sealChange, showError, streakLines, tellSteps, tellsBotsOneByOne } from "./narration.js";
-import { chooseLane, chosenAction, laneOf, placeRoom, resetGhost, stepGhost, stepLane, updateSlider } from "./placement.js";
-import { clearPointing, renderColumnIndex } from "./pointing.js";
-import { game, grams, humans, legal, nextPlatform, posesOf, seatName, topPlatform } from "./state.js";
-
-/* ---------- Actions ---------- */
-
-export async function post(action) {
-  if (game.busy) return;
-  showError("");
-  setBusy(true, action);
-  const result = await api(game.root.dataset.actions, { version: game.state.version, action });
-  setBusy(false);
-  if (result.ok) {
-    applyResult(result.data, true);
-  } else if (result.status === 409) {
-    await reload(gettext("The match had moved on: here is its current state."));
-  } else {
-    renderBanner();
-    showError(result.data.detail || gettext("That action was refused."));
-  }
-}
-
-/* ---------- Waiting for the server ---------- */
-
-// While the server works out an action (and the bots' answers), what cannot be used is
-// disabled and a sign says who is thinking; shown after a short delay, so that a quick
-// answer does not flicker.
-export const THINKING_DELAY_MS = 250;
-
-export function setBusy(busy, action) {
-  game.busy = busy;
-  const root = game.root;
-  root.toggleAttribute("data-busy", busy);
-  const controls = root.querySelectorAll("#actions button, #pointing button, #column-index .column-index-body button, #actions [role=slider], #actions input");
-  for (const node of controls) {
-    if (busy) {
-      if (node.matches("button, input")) node.disabled = true;
-      else node.setAttribute("aria-disabled", "true");
-    } else {
-      node.disabled = false;
-      node.removeAttribute("aria-disabled");
-    }
-  }
-  root.querySelector(".panel").setAttribute("aria-busy", busy ? "true" : "false");
-  game.canvas.style.cursor = busy ? "progress" : "";
-  // Not "your turn" while the bot who plays next thinks: the banner names it at once.
-  const bot = busy ? botAfter(action) : null;
-  if (bot !== null) bannerForBot(bot);
-  clearTimeout(game.thinkingTimer);
-  const sign = root.querySelector("#thinking");
-  if (!sign) return;
-  if (!busy) {
-    sign.textContent = "";
-    sign.hidden = true;
-    return;
-  }
-  game.thinkingTimer = setTimeout(() => {
-    if (!game.busy) return;
-    sign.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }), thinkingText(action));
-    sign.hidden = false;
-  }, THINKING_DELAY_MS);
-}
-
-// Actions after which another seat may act, and those the server simulates.
-export const HANDS_OVER = ["take_colour", "place", "abort", "pass", "lay_platform", "remove_column", "ask_platform", "decline"];
-export const MOVES_THE_VILLA = ["pull", "place", "lay_platform", "remove_column"];
-
-// The seat after the one to act, if it is a bot's and the action may hand the turn to it.
-export function botAfter(action) {
-  const seats = game.state.seats;
-  if (!action || !HANDS_OVER.includes(action.type) || game.state.turn === null) return null;
-  const next = (game.state.turn + 1) % seats.length;
-  return seats[next].kind === "bot" ? next : null;
-}
-
-// Who or what the page waits for: the next bot in playing order, when the action may hand
-// over to one; the physics, when it moves the villa; else the server.
-export function thinkingText(action) {
-  const type = action ? action.type : "";
-  const seats = game.state.seats;
-  const turn = game.state.turn === null ? 0 : game.state.turn;
-  if (HANDS_OVER.includes(type)) {
-    for (let k = 1; k <= seats.length; k += 1) {
-      const seat = seats[(turn + k) % seats.length];
-      if (seat.kind === "bot") return fmt(gettext("%(name)s (bot) is thinking…"), { name: seat.name });
-    }
-  }
-  if (MOVES_THE_VILLA.includes(type)) return gettext("Working out how the villa moves…");
-  return gettext("Waiting for the server…");
-}
-
-export async function reload(message) {
-  const result = await api(game.root.dataset.api);
-  if (!result.ok) {
-    showError(result.data.detail || gettext("The match could not be loaded."));
-    return;
-  }
-  applyResult({ state: result.data, frames: [], events: [] }, false);
-  if (message) narrate([message]);
-}
-
-export function applyResult(data, acted) {
-  const first = game.state === null;
-  game.state = data.state;
-  game.highlight = null;
-  clearPointing();
-  resetGhost();
-  layoutCanvas(data.frames);
-  // A new match whose bots played first: their actions are animated from the opening.
-  if (first) game.poses = posesOf(data.opening || data.state);
-  if (tellsBotsOneByOne(data)) {
-    if (Depth) Depth.adopt(data.state, data.opening);
-    tellSteps(data, acted);
-    return;
-  }
-  if (acted && data.frames && data.frames.length) keepVillaInView();
-  animate(data.frames, posesOf(data.state));
-  if (Depth) Depth.show(data.state, data.frames, first ? data.opening : null);
-  const texts = (data.events || []).map((e) => e.text);
-  for (const step of data.steps || []) texts.push(...streakLines(step, data.events));
-  const handover = handoverText();
-  const seal = sealChange();
-  if (seal) texts.push(seal);
-  if (handover) texts.push(handover);
-  if (texts.length) narrate(texts);
-  renderPanel(acted);
-  renderColumnIndex();
-}
+import { renderBanner, showError } from "./narration.js";
+import { chooseLane, chosenAction, laneOf, placeRoom, stepGhost, stepLane, updateSlider } from "./placement.js";
+import { post, reload } from "./send.js";
+import { game, grams, legal, nextPlatform, seatName, topPlatform } from "./state.js";
 
 /* ---------- Panel ---------- */
 
@@ -166,26 +41,6 @@ export function renderPanel(acted) {
     const first = actions.querySelector("[data-primary]") || actions.querySelector("button, [tabindex='0']");
     if (first) first.focus({ preventScroll: narrowScreen() });
   }
-}
-
-export function renderBanner() {
-  const state = game.state;
-  const banner = game.root.querySelector("#turn-banner");
-  banner.replaceChildren();
-  banner.className = "turn-banner";
-  if (state.status !== "playing") {
-    banner.textContent = gettext("The game is over.");
-    return;
-  }
-  const seat = state.seats[state.turn];
-  if (!seat) return;
-  seat.colours.forEach((c) => banner.append(swatch(c)));
-  const text =
-    seat.kind === "bot"
-      ? fmt(gettext("%(name)s (bot) is playing."), { name: seat.name })
-      : fmt(gettext("%(name)s, your turn"), { name: seat.name });
-  banner.append(el("span", { text }));
-  if (humans() > 1 && seat.kind === "human") banner.classList.add("handover");
 }
 
 export const PHASES = {
