@@ -1,141 +1,17 @@
-/* Villa Paletti: posting actions, waiting for the server, and the controls of each phase.
+/* Villa Paletti: the panel: each phase's controls, the scores, the tray, the end of the
+ * match, the claim's warning and the load gauge.
  */
 import * as Hand from "./hand.js";
-import * as Depth from "./depth.js";
 import { api, matchUrl, rememberIntro } from "./api.js";
-import { keepVillaInView, narrowScreen, placerHelp, touchFirst } from "./device.js";
+import { narrowScreen, placerHelp, touchFirst } from "./device.js";
 import { el, swatch } from "./dom.js";
-import { animate, draw, layoutCanvas, whenStill } from "./drawing.js";
+import { setHighlight, whenStill } from "./drawing.js";
 import { capfirst, fmt, gettext, ngettext } from "./i18n.js";
-import { LANE_NAMES, colourName, columnName, deed, platformAsObject, playerColourName } from "./names.js";
-import { bannerForBot, handoverText, narrate, sealChange, showError, streakLines, tellSteps, tellsBotsOneByOne } from "./narration.js";
-import { clearPointing, renderColumnIndex } from "./pointing.js";
-import { game, grams, humans, legal, nextPlatform, posesOf, seatName, topPlatform } from "./state.js";
-
-/* ---------- Actions ---------- */
-
-export async function post(action) {
-  if (game.busy) return;
-  showError("");
-  setBusy(true, action);
-  const result = await api(game.root.dataset.actions, { version: game.state.version, action });
-  setBusy(false);
-  if (result.ok) {
-    applyResult(result.data, true);
-  } else if (result.status === 409) {
-    await reload(gettext("The match had moved on: here is its current state."));
-  } else {
-    renderBanner();
-    showError(result.data.detail || gettext("That action was refused."));
-  }
-}
-
-/* ---------- Waiting for the server ---------- */
-
-// While the server works out an action (and the bots' answers), what cannot be used is
-// disabled and a sign says who is thinking; shown after a short delay, so that a quick
-// answer does not flicker.
-export const THINKING_DELAY_MS = 250;
-
-export function setBusy(busy, action) {
-  game.busy = busy;
-  const root = game.root;
-  root.toggleAttribute("data-busy", busy);
-  const controls = root.querySelectorAll("#actions button, #pointing button, #column-index .column-index-body button, #actions [role=slider], #actions input");
-  for (const node of controls) {
-    if (busy) {
-      if (node.matches("button, input")) node.disabled = true;
-      else node.setAttribute("aria-disabled", "true");
-    } else {
-      node.disabled = false;
-      node.removeAttribute("aria-disabled");
-    }
-  }
-  root.querySelector(".panel").setAttribute("aria-busy", busy ? "true" : "false");
-  game.canvas.style.cursor = busy ? "progress" : "";
-  // Not "your turn" while the bot who plays next thinks: the banner names it at once.
-  const bot = busy ? botAfter(action) : null;
-  if (bot !== null) bannerForBot(bot);
-  clearTimeout(game.thinkingTimer);
-  const sign = root.querySelector("#thinking");
-  if (!sign) return;
-  if (!busy) {
-    sign.textContent = "";
-    sign.hidden = true;
-    return;
-  }
-  game.thinkingTimer = setTimeout(() => {
-    if (!game.busy) return;
-    sign.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }), thinkingText(action));
-    sign.hidden = false;
-  }, THINKING_DELAY_MS);
-}
-
-// Actions after which another seat may act, and those the server simulates.
-export const HANDS_OVER = ["take_colour", "place", "abort", "pass", "lay_platform", "remove_column", "ask_platform", "decline"];
-export const MOVES_THE_VILLA = ["pull", "place", "lay_platform", "remove_column"];
-
-// The seat after the one to act, if it is a bot's and the action may hand the turn to it.
-export function botAfter(action) {
-  const seats = game.state.seats;
-  if (!action || !HANDS_OVER.includes(action.type) || game.state.turn === null) return null;
-  const next = (game.state.turn + 1) % seats.length;
-  return seats[next].kind === "bot" ? next : null;
-}
-
-// Who or what the page waits for: the next bot in playing order, when the action may hand
-// over to one; the physics, when it moves the villa; else the server.
-export function thinkingText(action) {
-  const type = action ? action.type : "";
-  const seats = game.state.seats;
-  const turn = game.state.turn === null ? 0 : game.state.turn;
-  if (HANDS_OVER.includes(type)) {
-    for (let k = 1; k <= seats.length; k += 1) {
-      const seat = seats[(turn + k) % seats.length];
-      if (seat.kind === "bot") return fmt(gettext("%(name)s (bot) is thinking…"), { name: seat.name });
-    }
-  }
-  if (MOVES_THE_VILLA.includes(type)) return gettext("Working out how the villa moves…");
-  return gettext("Waiting for the server…");
-}
-
-export async function reload(message) {
-  const result = await api(game.root.dataset.api);
-  if (!result.ok) {
-    showError(result.data.detail || gettext("The match could not be loaded."));
-    return;
-  }
-  applyResult({ state: result.data, frames: [], events: [] }, false);
-  if (message) narrate([message]);
-}
-
-export function applyResult(data, acted) {
-  const first = game.state === null;
-  game.state = data.state;
-  game.highlight = null;
-  clearPointing();
-  resetGhost();
-  layoutCanvas(data.frames);
-  // A new match whose bots played first: their actions are animated from the opening.
-  if (first) game.poses = posesOf(data.opening || data.state);
-  if (tellsBotsOneByOne(data)) {
-    if (Depth) Depth.adopt(data.state, data.opening);
-    tellSteps(data, acted);
-    return;
-  }
-  if (acted && data.frames && data.frames.length) keepVillaInView();
-  animate(data.frames, posesOf(data.state));
-  if (Depth) Depth.show(data.state, data.frames, first ? data.opening : null);
-  const texts = (data.events || []).map((e) => e.text);
-  for (const step of data.steps || []) texts.push(...streakLines(step, data.events));
-  const handover = handoverText();
-  const seal = sealChange();
-  if (seal) texts.push(seal);
-  if (handover) texts.push(handover);
-  if (texts.length) narrate(texts);
-  renderPanel(acted);
-  renderColumnIndex();
-}
+import { LANE_NAMES, colourName, columnName, deed, platformAsObject, playerColourName, whereText } from "./names.js";
+import { renderBanner, showError } from "./narration.js";
+import { chooseLane, chosenAction, laneOf, placeRoom, stepGhost, stepLane, updateSlider } from "./placement.js";
+import { post, reload } from "./send.js";
+import { game, grams, legal, nextPlatform, seatName, topPlatform } from "./state.js";
 
 /* ---------- Panel ---------- */
 
@@ -165,26 +41,6 @@ export function renderPanel(acted) {
     const first = actions.querySelector("[data-primary]") || actions.querySelector("button, [tabindex='0']");
     if (first) first.focus({ preventScroll: narrowScreen() });
   }
-}
-
-export function renderBanner() {
-  const state = game.state;
-  const banner = game.root.querySelector("#turn-banner");
-  banner.replaceChildren();
-  banner.className = "turn-banner";
-  if (state.status !== "playing") {
-    banner.textContent = gettext("The game is over.");
-    return;
-  }
-  const seat = state.seats[state.turn];
-  if (!seat) return;
-  seat.colours.forEach((c) => banner.append(swatch(c)));
-  const text =
-    seat.kind === "bot"
-      ? fmt(gettext("%(name)s (bot) is playing."), { name: seat.name })
-      : fmt(gettext("%(name)s, your turn"), { name: seat.name });
-  banner.append(el("span", { text }));
-  if (humans() > 1 && seat.kind === "human") banner.classList.add("handover");
 }
 
 export const PHASES = {
@@ -369,12 +225,6 @@ export function addAnswer(box) {
   if (decline) box.append(actionButton(decline, gettext("Decline"), { class: "secondary" }));
 }
 
-export function whereText(col) {
-  if (col.where === "base") return gettext("on the base");
-  const platform = game.state.platforms[col.level - 1];
-  return fmt(gettext("on the %(platform)s platform"), { platform: colourName(platform ? platform.colour : "") });
-}
-
 // Columns the player may act on, as buttons: Tab through them, Enter to act. `sentence`
 // is a whole translated sentence naming the column ("Touch %(column)s").
 export function columnList(box, list, sentence) {
@@ -403,210 +253,7 @@ export function columnList(box, list, sentence) {
   box.append(ul);
 }
 
-export function setHighlight(id) {
-  game.highlight = id;
-  draw();
-}
-
-/* ---------- Placement: a point on the top platform (place) or a ghost above it (lay) ---------- */
-
-// How far one key press moves the point (mm): the engine's own listing grid.
-export const STEP = 5;
-// Kept from the engine's limits (paletti/engine/rules.py: placement_range, _overlapped),
-// with this much to spare so that the quantised poses the page sees never disagree.
-const SPARE = 0.6;
-const CLEARANCE = 0.5;
-const RED = 4;
-
-// What bounds a column's point on the top platform: the interval of x and of z (from its
-// centre, the platform being square) and the feet it may not touch.
-export function placeRoom() {
-  const state = game.state;
-  const col = state.columns.find((c) => c.id === state.holding);
-  const top = topPlatform(state);
-  if (!col || !top) return null;
-  const half = top.length / 2 - col.width / 2;
-  const centre = [top.x, top.side ? top.side[0] : 0];
-  const feet =
-    top.index === RED
-      ? []
-      : state.columns
-          .filter((c) => c.id !== col.id && c.level === state.top_level && c.x !== null && !c.removed && !c.in_hand)
-          .map((c) => ({ x: c.x - centre[0], z: c.z - centre[1], reach: (col.width + c.width) / 2 + CLEARANCE + SPARE }));
-  return { low: -half, high: half, feet };
-}
-
-const free = (room, x, z) => room.feet.every((f) => (f.x - x) ** 2 + (f.z - z) ** 2 >= f.reach * f.reach);
-const clampTo = (room, v) => Math.min(room.high, Math.max(room.low, v));
-
-// The free point on the top platform nearest to (x, z), on a 1 mm grid inside the range.
-export function nearestFree(x, z) {
-  const room = placeRoom();
-  if (!room) return null;
-  const fit = (v) => clampTo(room, Math.round(v));
-  const inRange = (v) => (v < room.low ? Math.ceil(room.low) : v > room.high ? Math.floor(room.high) : v);
-  let best = null;
-  const wanted = [inRange(fit(x)), inRange(fit(z))];
-  if (free(room, ...wanted)) return wanted;
-  for (let r = 1; r <= 2 * (room.high - room.low) && !best; r += 1) {
-    for (let k = 0; k < 8 * r; k += 1) {
-      const a = (2 * Math.PI * k) / (8 * r);
-      const p = [inRange(fit(wanted[0] + r * Math.cos(a))), inRange(fit(wanted[1] + r * Math.sin(a)))];
-      if (!free(room, ...p)) continue;
-      const d = Math.hypot(p[0] - x, p[1] - z);
-      if (!best || d < best.d) best = { p, d };
-    }
-  }
-  return best ? best.p : null;
-}
-
-// The nearest row (lane) to a depth on the top platform, to name it.
-export function laneOf(z) {
-  const depths = game.state.dimensions.lane_depths;
-  let lane = 0;
-  depths.forEach((d, i) => {
-    if (Math.abs(d - z) < Math.abs(depths[lane] - z)) lane = i;
-  });
-  return lane;
-}
-
-// The listed lay positions of the next platform, [x, z] (world mm, from the middle of
-// the base): every 10 mm across and in depth where it would rest on 3 columns.
-export function layPoints() {
-  const below = belowCentre();
-  return legal("lay_platform").map((a) => [a.x, a.z === undefined ? below[1] : a.z]);
-}
-
-// The top platform's centre, [x, z] (world mm): the new platform starts over it.
-export function belowCentre() {
-  const top = topPlatform(game.state);
-  return top ? [top.x, top.side ? top.side[0] : 0] : [0, 0];
-}
-
-// The listed lay position nearest to (x, z), or null.
-export function nearestLay(x, z) {
-  let best = null;
-  for (const p of layPoints()) {
-    const d = (p[0] - x) ** 2 + (p[1] - z) ** 2;
-    if (!best || d < best.d - 1e-9) best = { p, d };
-  }
-  return best && best.p;
-}
-
-// One step of the new platform across (dx: -1, 1, or ±1000 to the end of its row) or in
-// depth (dz, positive: to the back), to the next listed position that way: over gaps
-// where it could not rest on 3 columns; at an edge it stays.
-function stepLay(dx, dz) {
-  const points = layPoints();
-  const { x, z } = game.ghost;
-  const ahead = points.filter(([px, pz]) => (dx ? Math.sign(px - x) === Math.sign(dx) && pz === z : Math.sign(pz - z) === Math.sign(dz) && px === x));
-  let next = null;
-  if (ahead.length) {
-    const far = Math.abs(dx) > 100;
-    const key = dx ? (p) => Math.abs(p[0] - x) : (p) => Math.abs(p[1] - z);
-    next = ahead.reduce((best, p) => ((far ? key(p) > key(best) : key(p) < key(best)) ? p : best), ahead[0]);
-  } else if (!(Math.abs(dx) > 100)) {
-    // None in this row or column: the nearest one that way, wherever it lies.
-    const onward = points.filter(([px, pz]) => (dx ? Math.sign(px - x) === Math.sign(dx) : Math.sign(pz - z) === Math.sign(dz)));
-    next = onward.reduce((best, p) => (!best || (p[0] - x) ** 2 + (p[1] - z) ** 2 < (best[0] - x) ** 2 + (best[1] - z) ** 2 ? p : best), null);
-  }
-  if (!next) return;
-  game.ghost = { x: next[0], z: next[1] };
-  redrawGhost();
-}
-
-function redrawGhost() {
-  updateSlider();
-  draw();
-  if (Depth) Depth.redraw();
-}
-
-// A column's point starts in the front row, as near the middle as it is free; a platform
-// starts over the platform below (or the listed position nearest to that).
-export function resetGhost() {
-  const state = game.state;
-  if (state.phase === "lay") {
-    const below = belowCentre();
-    const point = nearestLay(...below) || below;
-    game.ghost = { x: point[0], z: point[1] };
-    return;
-  }
-  const room = placeRoom();
-  if (!room) {
-    game.ghost = { x: 0, z: 0 };
-    return;
-  }
-  const front = clampTo(room, state.dimensions.lane_depths[0]);
-  const point = nearestFree(0, front) || [0, 0];
-  game.ghost = { x: point[0], z: point[1] };
-}
-
-// Move the point (or the platform) towards (x, z): to the nearest place it may go. For a
-// column (x, z) is from the top platform's centre; for a platform, in the world.
-export function moveGhost(x, z) {
-  if (game.state.phase === "lay") {
-    const point = nearestLay(x, z);
-    if (!point) return;
-    game.ghost = { x: point[0], z: point[1] };
-  } else {
-    const point = nearestFree(x, z);
-    if (!point) return;
-    game.ghost = { x: point[0], z: point[1] };
-  }
-  redrawGhost();
-}
-
-// One step across (dx) or in depth (dz, positive: to the back), passing over the feet of
-// columns in the way; at an edge it stays.
-export function stepGhost(direction, depth = 0) {
-  if (game.state.phase === "lay") {
-    stepLay(direction, depth);
-    return;
-  }
-  const room = placeRoom();
-  if (!room) return;
-  let { x, z } = game.ghost;
-  const far = Math.abs(direction) > 100;
-  for (let k = 0; k < 100; k += 1) {
-    const nx = far ? (direction < 0 ? room.low : room.high) : clampTo(room, x + Math.sign(direction) * STEP);
-    const nz = clampTo(room, z + Math.sign(depth) * STEP);
-    if (nx === x && nz === z) return;
-    x = nx;
-    z = nz;
-    if (free(room, x, z)) break;
-    if (far) return;
-  }
-  if (!free(room, x, z)) return;
-  game.ghost = { x: Math.round(x * 10) / 10, z: Math.round(z * 10) / 10 };
-  redrawGhost();
-}
-
-// A row chosen below the slider: the point moves to that depth.
-export function chooseLane(lane) {
-  const room = placeRoom();
-  if (!room) return;
-  moveGhost(game.ghost.x, clampTo(room, game.state.dimensions.lane_depths[lane]));
-}
-
-export function stepLane(direction) {
-  const lane = Math.min(2, Math.max(0, laneOf(game.ghost.z) + direction));
-  chooseLane(lane);
-}
-
-// The action the point stands for: "place" at (x, z), as the engine accepts any legal
-// point; "lay_platform" as listed, at (x, z).
-export function chosenAction() {
-  const { x, z } = game.ghost;
-  if (game.state.phase === "lay") {
-    const below = belowCentre();
-    return legal("lay_platform").find((a) => a.x === x && (a.z === undefined ? below[1] : a.z) === z);
-  }
-  const listed = legal("place")[0];
-  if (!listed) return null;
-  const room = placeRoom();
-  if (!room || !free(room, x, z) || x < room.low || x > room.high || z < room.low || z > room.high) return null;
-  return { type: "place", column: listed.column, x, z };
-}
+/* ---------- The placer: where to stand a column or lay a platform (placement.js) ---------- */
 
 export function confirmPlacement() {
   const action = chosenAction();
@@ -677,24 +324,6 @@ export function placementControls(box, list, withLanes) {
   }
   box.append(row);
   updateSlider();
-}
-
-export function updateSlider() {
-  const slider = game.root.querySelector(".placer");
-  if (!slider) return;
-  const { x, z } = game.ghost;
-  const lay = game.state.phase === "lay";
-  const lane = laneOf(z);
-  const text = lay
-    ? fmt(gettext("x %(x)s mm, z %(z)s mm"), { x: Math.round(x), z: Math.round(z) })
-    : fmt(gettext("x %(x)s mm, z %(z)s mm (%(lane)s)"), { x: Math.round(x), z: Math.round(z), lane: LANE_NAMES[lane] });
-  slider.setAttribute("aria-valuenow", x);
-  slider.setAttribute("aria-valuetext", text);
-  slider.dataset.z = String(z);
-  slider.textContent = text;
-  game.root.querySelectorAll("input[name=lane]").forEach((input) => {
-    input.checked = Number(input.value) === lane;
-  });
 }
 
 export function placerKeys(event) {

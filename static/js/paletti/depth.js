@@ -11,14 +11,13 @@
  * where it would go (the page's ghost, at its depth), and a pointer on it moves the ghost
  * in depth (depthAt, pointing.js).
  */
+import { reducedMotion } from "./device.js";
 import { gettext } from "./i18n.js";
 import { game, legal, nextPlatform, topPlatform } from "./state.js";
 import { PAINT, sample } from "./view.js";
 
 // The ghost's outline: the large drawing's focus colour.
 const FOCUS = "#d35400";
-
-const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 const view = { canvas: null, state: null, poses: {}, anim: null, scale: 1, x0: 0, y0: 0 };
 

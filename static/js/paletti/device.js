@@ -1,6 +1,6 @@
-/* Villa Paletti: what kind of screen the page is on, and keeping the villa in view on a phone.
+/* Villa Paletti: what kind of screen the page is on (and whether its reader wants less motion),
+ * and keeping the villa in view on a phone.
  */
-import { reducedMotion } from "./drawing.js";
 import { gettext } from "./i18n.js";
 import { game } from "./state.js";
 
@@ -9,6 +9,8 @@ import { game } from "./state.js";
 // Below this width the drawing is not sticky (paletti.css): the page scrolls it away.
 export const narrowScreen = () => window.matchMedia("(max-width: 59.99rem)").matches;
 export const touchFirst = () => window.matchMedia("(hover: none) and (pointer: coarse)").matches;
+// A reader who asked their system for less motion: nothing is animated or scrolled smoothly.
+export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 export function placerHelp(withLanes) {
   if (touchFirst()) {

@@ -6,7 +6,7 @@
  */
 import * as Scene from "./scene.js";
 import * as View from "./view.js";
-import { narrowScreen } from "./device.js";
+import { narrowScreen, reducedMotion } from "./device.js";
 import { fmt, gettext } from "./i18n.js";
 import { advance, game, grams, legal, nextPlatform, posesOf, topPlatform } from "./state.js";
 
@@ -122,6 +122,12 @@ export function draw() {
   drawBackOutlines(ctx, scene);
   drawMarks(ctx, scene);
   drawGhost(ctx);
+}
+
+// Outline a column (null: none), for the control or the pointer on it.
+export function setHighlight(id) {
+  game.highlight = id;
+  draw();
 }
 
 // The table as a floor, the base as a board on it, the forbidden zone hatched red on the
@@ -447,8 +453,6 @@ export function pictureToPlatform(X, Y) {
 }
 
 /* ---------- Animation ---------- */
-
-export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 // What waits for the pieces to lie still: called when the animation running ends.
 const stillWaiters = [];

@@ -1,19 +1,64 @@
-/* Villa Paletti in the browser: the entry point of the set-up form and the play page. No framework, no build step: ES modules loaded with <script type="module">.
+/* Villa Paletti in the browser: the entry point of the set-up form and the play page, and where each answer of the server is applied to the whole play page. No framework, no build step: ES modules loaded with <script type="module">.
  *
  * The server is authoritative (DESIGN.md): the page draws the state it sends, animates its frames, and posts only actions copied from state.legal_actions. World units are mm, y up, 0 = table top, x = 0 the middle of the base; the canvas flips y.
  */
+import * as Depth from "./depth.js";
 import { api } from "./api.js";
-import { applyResult, playAgain, post } from "./controls.js";
-import { draw, layoutCanvas } from "./drawing.js";
+import { playAgain, renderPanel, renderScores, renderTray } from "./controls.js";
+import { keepVillaInView } from "./device.js";
+import { animate, draw, layoutCanvas } from "./drawing.js";
 import { gettext } from "./i18n.js";
-import { initGuide, initPace, showError } from "./narration.js";
-import { onDepthPointer, onPointer } from "./pointing.js";
+import { handoverText, initGuide, initPace, narrate, sealChange, showError, streakLines, tellSteps, tellsBotsOneByOne } from "./narration.js";
+import { resetGhost } from "./placement.js";
+import { clearPointing, onDepthPointer, onPointer, renderColumnIndex } from "./pointing.js";
+import { onAnswer, post } from "./send.js";
 import { initSetup } from "./setup.js";
-import { game, legal } from "./state.js";
+import { game, legal, posesOf } from "./state.js";
+
+/* ---------- Every answer of the server, applied to the whole page ---------- */
+
+// The one module that knows every part of the page: send.js hands it each answer
+// (onAnswer), narration.js calls back once a bots' story is told.
+export function applyResult(data, acted) {
+  const first = game.state === null;
+  game.state = data.state;
+  game.highlight = null;
+  clearPointing();
+  resetGhost();
+  layoutCanvas(data.frames);
+  // A new match whose bots played first: their actions are animated from the opening.
+  if (first) game.poses = posesOf(data.opening || data.state);
+  if (tellsBotsOneByOne(data)) {
+    if (Depth) Depth.adopt(data.state, data.opening);
+    // A page just opened has no scores yet: show them now rather than after the story.
+    if (!game.root.querySelector("#scoreboard").children.length) {
+      renderScores();
+      renderTray();
+    }
+    tellSteps(data, () => {
+      renderPanel(acted);
+      renderColumnIndex();
+    });
+    return;
+  }
+  if (acted && data.frames && data.frames.length) keepVillaInView();
+  animate(data.frames, posesOf(data.state));
+  if (Depth) Depth.show(data.state, data.frames, first ? data.opening : null);
+  const texts = (data.events || []).map((e) => e.text);
+  for (const step of data.steps || []) texts.push(...streakLines(step, data.events));
+  const handover = handoverText();
+  const seal = sealChange();
+  if (seal) texts.push(seal);
+  if (handover) texts.push(handover);
+  if (texts.length) narrate(texts);
+  renderPanel(acted);
+  renderColumnIndex();
+}
 
 /* ---------- Play page set-up ---------- */
 
 export function initMatch(root) {
+  onAnswer(applyResult);
   game.root = root;
   game.canvas = root.querySelector("#villa");
   game.stage = root.querySelector("#stage");

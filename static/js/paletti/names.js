@@ -1,8 +1,10 @@
 /* Villa Paletti: the pieces' names in the reader's language, as the server sends them once
  * (#paletti-names, from paletti/messages.py's piece_names): each column in the forms its
- * sentences need, the colours, the platforms and the lanes. Nothing here translates a name.
+ * sentences need, the colours, the platforms and the lanes (nothing here translates a name);
+ * and where a column stands, named by its platform.
  */
 import { fmt, gettext } from "./i18n.js";
+import { game } from "./state.js";
 
 const node = document.getElementById("paletti-names");
 const NAMES = node ? JSON.parse(node.textContent) : { columns: [], colours: {}, player_colours: {}, platforms: {}, lanes: [] };
@@ -29,3 +31,10 @@ export const platformAsObject = (c) => (NAMES.platforms[c] || {}).object || colo
 export const TOUCH = gettext("Touch %(column)s");
 // A whole sentence naming the column a button acts on ("Touch the pink thin round column").
 export const deed = (sentence, col) => fmt(sentence, { column: sentence === TOUCH ? columnTouched(col) : columnAsObject(col) });
+
+// Where a column stands: "on the base", "on the green platform".
+export function whereText(col) {
+  if (col.where === "base") return gettext("on the base");
+  const platform = game.state.platforms[col.level - 1];
+  return fmt(gettext("on the %(platform)s platform"), { platform: colourName(platform ? platform.colour : "") });
+}

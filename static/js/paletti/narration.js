@@ -1,12 +1,11 @@
-/* Villa Paletti: what happened, told line by line; the first-game guide and the bots' pace.
+/* Villa Paletti: what happened, told line by line; whose turn it is (the banner); the
+ * first-game guide and the bots' pace.
  */
 import * as Depth from "./depth.js";
-import { renderPanel, renderScores, renderTray } from "./controls.js";
 import { keepVillaInView, narrowScreen } from "./device.js";
 import { el, swatch } from "./dom.js";
 import { animate, draw } from "./drawing.js";
 import { fmt, gettext, ngettext } from "./i18n.js";
-import { renderColumnIndex } from "./pointing.js";
 import { advance, game, humans, posesOf, seatName } from "./state.js";
 
 // A shared screen: say whose turn it is when it passes to another person.
@@ -150,6 +149,28 @@ export function streakLines(step, events) {
   return lines;
 }
 
+// Whose turn it is, above the drawing; while a bot thinks or its actions are told, the bot's
+// (bannerForBot).
+export function renderBanner() {
+  const state = game.state;
+  const banner = game.root.querySelector("#turn-banner");
+  banner.replaceChildren();
+  banner.className = "turn-banner";
+  if (state.status !== "playing") {
+    banner.textContent = gettext("The game is over.");
+    return;
+  }
+  const seat = state.seats[state.turn];
+  if (!seat) return;
+  seat.colours.forEach((c) => banner.append(swatch(c)));
+  const text =
+    seat.kind === "bot"
+      ? fmt(gettext("%(name)s (bot) is playing."), { name: seat.name })
+      : fmt(gettext("%(name)s, your turn"), { name: seat.name });
+  banner.append(el("span", { text }));
+  if (humans() > 1 && seat.kind === "human") banner.classList.add("handover");
+}
+
 export function bannerForBot(seat) {
   const banner = game.root.querySelector("#turn-banner");
   const s = game.state.seats[seat];
@@ -162,7 +183,8 @@ export function bannerForBot(seat) {
 
 // The actions of one answer told one at a time: the person's own, then each bot's, with
 // its line and its part of the animation, then a pause; "Skip ahead" shows the rest now.
-export function tellSteps(data, acted) {
+// Once all is told, `told` renders what the page offers next (the panel, main.js).
+export function tellSteps(data, told) {
   const root = game.root;
   const frames = data.frames || [];
   const steps = data.steps;
@@ -181,11 +203,6 @@ export function tellSteps(data, acted) {
   if (firstBot) bannerForBot(firstBot.seat);
   lines.replaceChildren();
   draw();
-  // A page just opened has no scores yet: show them now rather than after the story.
-  if (!root.querySelector("#scoreboard").children.length) {
-    renderScores();
-    renderTray();
-  }
   const show = (text) => {
     lines.append(el("p", { class: "line", text }));
     log.prepend(el("li", { text }));
@@ -240,8 +257,7 @@ export function tellSteps(data, acted) {
     if (seal) show(seal);
     if (handover) show(handover);
     if (game.story === story) game.story = null;
-    renderPanel(acted);
-    renderColumnIndex();
+    told();
   }
 
   story.finish = finish;

@@ -3,11 +3,12 @@
 import * as Scene from "./scene.js";
 import * as Depth from "./depth.js";
 import * as Hand from "./hand.js";
-import { layPoints, moveGhost, post, setHighlight, whereText } from "./controls.js";
 import { el, swatch } from "./dom.js";
-import { currentScene, draw, pictureToPlatform, poses3d, toPicture } from "./drawing.js";
+import { currentScene, draw, pictureToPlatform, poses3d, setHighlight, toPicture } from "./drawing.js";
 import { capfirst, fmt, gettext, ngettext } from "./i18n.js";
-import { LANE_NAMES, columnName, deed } from "./names.js";
+import { LANE_NAMES, columnName, deed, whereText } from "./names.js";
+import { layPoints, moveGhost } from "./placement.js";
+import { post } from "./send.js";
 import { game, legal, posesOf, topPlatform } from "./state.js";
 
 /* ---------- Pointer on the canvas ---------- */
