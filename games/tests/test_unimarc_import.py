@@ -385,6 +385,18 @@ def test_two_games_of_one_title_get_two_slugs(esar):
     assert sorted(Game.objects.values_list("slug", flat=True)) == ["alhambra", "alhambra-2"]
 
 
+def test_a_danish_or_polish_title_keeps_its_letters_in_the_address(esar):
+    records = [
+        corpus.alhambra(title="Łódź i Żółw nr 11"),
+        corpus.alhambra(notice_id=105, title="Slottets søjler og æbletræer", publisher="Æ"),
+    ]
+    run(corpus.iso(records))
+    assert sorted(Game.objects.values_list("slug", flat=True)) == [
+        "lodz-i-zolw-nr-11",
+        "slottets-sojler-og-aebletraeer",
+    ]
+
+
 # The bulk path: a batch's new games are written together, each record still on its own.
 
 

@@ -25,7 +25,6 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DatabaseError, router, transaction
 from django.db.models import prefetch_related_objects
 from django.utils import timezone
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from reversion.models import Revision, Version
@@ -44,7 +43,7 @@ from games.models import (
 from games.provenance import ImportedRecord
 from games.services_copies import checklist_from_contents
 from games.signals import catalogue_changed, indexing_deferred
-from games.text import fold
+from games.text import fold, slug_for
 
 from .mapping import (
     GAME_TYPES,
@@ -272,7 +271,7 @@ def find_duplicate(data: GameData, vocabulary) -> tuple[Game | None, str]:
 
 def unique_slug(title: str, vocabulary) -> str:
     """The title's slug, numbered when another game has it (``vocabulary.slugs``)."""
-    base = slugify(title)[:180] or "jeu"
+    base = slug_for(title)[:180] or "jeu"
     slug, n = base, 1
     while slug in vocabulary.slugs:
         n += 1
