@@ -135,6 +135,29 @@ def test_each_record_is_read_in_the_encoding_of_its_bytes(esar, encoding, declar
     assert Game.objects.get().title == "Château à l'été"
 
 
+def test_a_record_with_an_ean_before_field_100_gets_no_false_encoding_note(esar):
+    record = corpus.alhambra(ean="4006048001234", declared=corpus.UTF8_100)
+    report = run(corpus.iso([record], encoding="utf-8"))
+    assert outcome(report, 1).encoding == "read as UTF-8"
+
+
+def test_the_non_sorting_marks_of_a_utf8_title_are_text_not_a_wrong_encoding(esar):
+    # An Italian SBN record: its only non-ASCII bytes are C2 88 and C2 89, the marks
+    # around the article that the title sorts without.
+    record = corpus.alhambra(title="\x88L'\x89altra faccia della spirale")
+    report = run(corpus.iso([record], encoding="utf-8"))
+    assert outcome(report, 1).encoding == "read as UTF-8"
+    assert Game.objects.get().title == "L'altra faccia della spirale"
+
+
+def test_a_record_without_a_001_number_is_imported(esar):
+    record = corpus.alhambra()
+    record.remove_fields("001")
+    report = run(corpus.iso([record]))
+    assert (outcome(report, 1).action, outcome(report, 1).reason) == ("created", "")
+    assert Game.objects.get().title == "Alhambra"
+
+
 def test_windows_1252_letters_are_not_garbled(esar):
     record = corpus.villa_paletti(title="Le sceau du maître d'œuvre", declared=corpus.LATIN1_100)
     report = run(corpus.iso([record], encoding="cp1252"))

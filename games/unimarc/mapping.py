@@ -16,6 +16,8 @@ from django.utils.translation import gettext_lazy
 from games.models import AuthorRole, DocumentType
 from games.text import fold
 
+from .reading import NON_SORTING
+
 # Leader/06 (type of record) → the catalogue's document type. ``r`` is PMB's "objet à 3
 # dimensions, artefacts, ..." (the seed records), ``m`` multimedia (a kit), ``a`` text.
 DOCUMENT_TYPES = {"r": DocumentType.OBJECT, "m": DocumentType.KIT, "a": DocumentType.BOOK}
@@ -223,8 +225,17 @@ def number_range(text: str) -> tuple[int | None, int | None]:
     return numbers[0], numbers[1]
 
 
+def shown(value: str) -> str:
+    """A subfield's text as it is shown: without the non-sorting marks around an article
+    (the catalogue keeps no separate sort title)."""
+    return value.translate(_NO_MARKS).strip()
+
+
+_NO_MARKS = str.maketrans("", "", NON_SORTING)
+
+
 def subfields(one: pymarc.Field, code: str) -> list[str]:
-    return [s.value.strip() for s in one.subfields if s.code == code and s.value.strip()]
+    return [shown(s.value) for s in one.subfields if s.code == code and shown(s.value)]
 
 
 def map_record(record: pymarc.Record, *, number: int, custom_fields: dict[str, str]) -> GameData:
@@ -234,7 +245,8 @@ def map_record(record: pymarc.Record, *, number: int, custom_fields: dict[str, s
     data.leader_type = leader[6:7]
     data.leader_level = leader[7:8]
     used: set[tuple[str, str]] = {("001", ""), ("005", ""), ("100", "a")}
-    data.source_id = (record["001"].data.strip() if record["001"] else "")[:50]
+    numbers = record.get_fields("001")
+    data.source_id = (numbers[0].data.strip() if numbers else "")[:50]
     if data.leader_type in DOCUMENT_TYPES:
         data.give("document_type", DOCUMENT_TYPES[data.leader_type], "leader/06")
 

@@ -101,22 +101,45 @@ def decide_encoding(text_bytes: bytes) -> str | None:
 
 
 _WINDOWS_ONLY = re.compile(rb"[\x80-\x9f]")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1c\x7f-\x9f]")
+# The non-sorting marks around a title's article ("\x88L'\x89altra faccia"): UNIMARC's
+# NSB and NSE (U+0088, U+0089), and MARC 21's (U+0098, U+009C), which some UNIMARC
+# files carry. They are C1 controls, but text, not a sign of a wrong encoding.
+NON_SORTING = "\x88\x89\x98\x9c"
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1c\x7f-\x87\x8a-\x97\x99-\x9b\x9d-\x9f]")
 
 
 def has_control_characters(text: str) -> bool:
-    """C0/C1 controls other than tab and line ends (and MARC's own 0x1D-0x1F, kept
-    out of the text by the caller): what a byte read in the wrong encoding becomes."""
+    """C0/C1 controls other than tab and line ends, the non-sorting marks, and MARC's
+    own 0x1D-0x1F (kept out of the text by the caller): what a byte read in the wrong
+    encoding becomes."""
     return bool(_CONTROL.search(text))
 
 
-def declared_encoding(text_bytes: bytes) -> str:
-    """What 100$a/26-29 declares, found in the raw bytes (before anything is decoded)."""
-    match = re.search(rb"\x1e..\x1fa(.{26})(.{4})", text_bytes, re.DOTALL)
-    if not match:
+def declared_encoding(chunk: bytes) -> str:
+    """What 100$a/26-29 declares, found in the raw bytes (before anything is decoded):
+    field 100 is found through the record's directory (12 bytes an entry after the
+    24-byte leader: tag, length, start), its $a in the field."""
+    try:
+        base = int(chunk[12:17])
+    except ValueError:
         return ""
-    code = match.group(2)[:2].decode("ascii", "replace")
-    return DECLARED.get(code, code.strip())
+    directory_end = chunk.find(bytes([FIELD_END]), 24)
+    if directory_end < 0:
+        return ""
+    for entry in range(24, directory_end - 11, 12):
+        if chunk[entry : entry + 3] != b"100":
+            continue
+        try:
+            length, start = int(chunk[entry + 3 : entry + 7]), int(chunk[entry + 7 : entry + 12])
+        except ValueError:
+            return ""
+        data = chunk[base + start : base + start + length]
+        match = re.search(rb"\x1fa(.{26})(.{4})", data, re.DOTALL)
+        if not match:
+            return ""
+        code = match.group(2)[:2].decode("ascii", "replace")
+        return DECLARED.get(code, code.strip())
+    return ""
 
 
 def split_iso2709(data: bytes) -> Iterator[tuple[int, bytes | None, str]]:
