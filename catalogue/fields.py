@@ -21,10 +21,6 @@ class StrictSlugField(StrictStringMixin, serializers.SlugField):
     pass
 
 
-class StrictRegexField(StrictStringMixin, serializers.RegexField):
-    pass
-
-
 class StrictEmailField(StrictStringMixin, serializers.EmailField):
     pass
 
