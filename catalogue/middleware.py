@@ -53,23 +53,3 @@ def _holds_nul(request) -> bool:
             if "\x00" in key or any("\x00" in value for value in values):
                 return True
     return False
-
-
-class ContentSecurityPolicyMiddleware:
-    """Sends settings.CONTENT_SECURITY_POLICY on every answer that has none yet: scripts and
-    styles from the site's own files only, so an injected inline script would not run.
-    The API's documentation page (Redoc) injects its own styles and runs a worker from a
-    blob, so it gets settings.CONTENT_SECURITY_POLICY_DOCS; it still runs no inline script."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        response = self.get_response(request)
-        if "Content-Security-Policy" not in response:
-            docs = request.path_info == settings.CONTENT_SECURITY_POLICY_DOCS_PATH
-            policy = (
-                settings.CONTENT_SECURITY_POLICY_DOCS if docs else settings.CONTENT_SECURITY_POLICY
-            )
-            response["Content-Security-Policy"] = policy
-        return response

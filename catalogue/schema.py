@@ -1,6 +1,7 @@
 """The OpenAPI schema says every answer the API can give, errors included."""
 
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
@@ -47,6 +48,24 @@ def refuses_unknown_keys(serializer_class):
     name = serializer_class.__name__
     STRICT_COMPONENTS.add(name.removesuffix("Serializer") if name != "Serializer" else name)
     return serializer_class
+
+
+class OneOfFieldExtension(OpenApiSerializerFieldExtension):
+    """A catalogue.fields.OneOfField in the schema: one of its shapes' own schemas, each
+    serializer as its component (registered by being defined: this module is the API's
+    schema class's)."""
+
+    target_class = "catalogue.fields.OneOfField"
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema, direction):
+        schemas = []
+        for shape in self.target.shapes:
+            if isinstance(shape, serializers.BaseSerializer):
+                schemas.append(auto_schema.resolve_serializer(shape, direction).ref)
+            else:
+                schemas.append(auto_schema._map_serializer_field(shape, direction))
+        return {"oneOf": schemas}
 
 
 class ErrorDocumentingAutoSchema(AutoSchema):

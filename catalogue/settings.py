@@ -1,42 +1,78 @@
 """Settings for the ludothèque catalogue.
 
-Everything that differs between a laptop and a server comes from the environment:
+Everything that differs between a laptop and a server comes from the environment (README,
+'Deploying', lists every variable), read through environs: a value it cannot read (a flag
+that is neither on nor off, a number that is not one) stops the site at start-up with the
+variable's name and what is wrong with it.
 - DATABASE_URL: unset means SQLite in the checkout; ``postgres://…`` means PostgreSQL.
 - DJANGO_PRODUCTION=1: DEBUG off; DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS are required.
 """
 
 import os
+import re
 import tempfile
 from datetime import timedelta
 from pathlib import Path
 
-import dj_database_url
-from django.core.exceptions import ImproperlyConfigured
+from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
+from environs import Env, ValidationError, validate
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-PRODUCTION = os.environ.get("DJANGO_PRODUCTION", "") in {"1", "true", "yes"}
+env = Env()
+# What a limit may be switched off with.
+off_words = {"", "0", "off", "none"}
+required_in_production = "Required when DJANGO_PRODUCTION is on (see README, 'Deploying')."
 
 
-def _required(name):
-    value = os.environ.get(name, "").strip()
-    if not value:
-        raise ImproperlyConfigured(
-            f"{name} must be set when DJANGO_PRODUCTION is on (see README, 'Deploying')."
+@env.parser_for("names")
+def _names(value: str, *, required: bool = False) -> list[str]:
+    """Comma-separated names (hosts, origins), spaces around them ignored."""
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    if required and not names:
+        raise ValidationError(required_in_production)
+    return names
+
+
+@env.parser_for("rate")
+def _rate(value: str) -> str | None:
+    """A throttle's rate as DRF writes it ("120/hour"), or None for no limit."""
+    if value.strip().lower() in off_words:
+        return None
+    if not re.fullmatch(r"\d+/(s|m|h|d)[a-z]*", value.strip()):
+        raise ValidationError(
+            "Not a rate: write it as 120/hour, 600/min, 10/s or 1000/day, or off."
         )
-    return value
+    return value.strip()
 
+
+@env.parser_for("limit")
+def _limit(value: str) -> float | None:
+    """A positive number, or None for no limit."""
+    if value.strip().lower() in off_words:
+        return None
+    try:
+        number = float(value)
+    except ValueError:
+        raise ValidationError("Not a number: write a positive number, or off.") from None
+    if not 0 < number < float("inf"):
+        raise ValidationError("Not a positive number: write one, or off.")
+    return number
+
+
+not_blank = validate.Regexp(r"\s*\S", error=required_in_production)
+at_least_0 = validate.Range(min=0)
+
+PRODUCTION = env.bool("DJANGO_PRODUCTION", False)
 
 if PRODUCTION:
     DEBUG = False
-    SECRET_KEY = _required("DJANGO_SECRET_KEY")
-    ALLOWED_HOSTS = [h.strip() for h in _required("DJANGO_ALLOWED_HOSTS").split(",") if h.strip()]
-    CSRF_TRUSTED_ORIGINS = [
-        o.strip() for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
-    ]
+    SECRET_KEY = env.str("DJANGO_SECRET_KEY", validate=not_blank)
+    ALLOWED_HOSTS = env.names("DJANGO_ALLOWED_HOSTS", required=True)
+    CSRF_TRUSTED_ORIGINS = env.names("DJANGO_CSRF_TRUSTED_ORIGINS", "")
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_SSL_REDIRECT = os.environ.get("DJANGO_SECURE_SSL_REDIRECT", "1") == "1"
+    SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", True)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
@@ -46,16 +82,16 @@ if PRODUCTION:
     LANGUAGE_COOKIE_SAMESITE = "Lax"
     # A year, once HTTPS works; lower it (e.g. 300) while trying HTTPS out. Preloading into
     # browsers is hard to undo, so it is sent only when asked (DJANGO_HSTS_PRELOAD=1).
-    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = os.environ.get("DJANGO_HSTS_INCLUDE_SUBDOMAINS", "1") == "1"
-    SECURE_HSTS_PRELOAD = os.environ.get("DJANGO_HSTS_PRELOAD", "0") == "1"
+    SECURE_HSTS_SECONDS = env.int("DJANGO_HSTS_SECONDS", 31536000, validate=at_least_0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env.bool("DJANGO_HSTS_PRELOAD", False)
     if not SECURE_HSTS_PRELOAD:
         SILENCED_SYSTEM_CHECKS = ["security.W021"]  # "not preloaded": on purpose, see above
     SECURE_CONTENT_TYPE_NOSNIFF = True
 else:
-    DEBUG = os.environ.get("DJANGO_DEBUG", "1") == "1"
+    DEBUG = env.bool("DJANGO_DEBUG", True)
     # Only ever used on a developer's machine: production refuses to start without its own.
-    SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-not-secret-ludotheque")
+    SECRET_KEY = env.str("DJANGO_SECRET_KEY", "dev-only-not-secret-ludotheque")
     ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", "testserver"]
 
 INSTALLED_APPS = [
@@ -76,6 +112,8 @@ INSTALLED_APPS = [
     "import_export",
     "axes",
     "reversion",
+    # Its system checks refuse a policy written in the settings format it no longer reads.
+    "csp",
     "games",
     "games.scoring",
     "paletti",
@@ -85,7 +123,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # The policy and the frame options outside everything that may answer early (the
     # request guard's 400 and 413, cached pages, static files): every answer carries them.
-    "catalogue.middleware.ContentSecurityPolicyMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "catalogue.middleware.RequestGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -133,8 +171,9 @@ WSGI_APPLICATION = "catalogue.wsgi.application"
 # A new PostgreSQL connection per request cut throughput about six times when measured,
 # so connections persist (and are health-checked) between requests.
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+    "default": env.dj_db_url(
+        "DATABASE_URL",
+        f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=600,
         conn_health_checks=True,
     )
@@ -170,12 +209,14 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # The server's limit on one statement applies to management commands too (creating
     # a test database, a migration on a large catalogue): 10 s. A request gives up on
     # its own side sooner, after 5 s of waiting for any one answer.
-    statement_ms = int(os.environ.get("DJANGO_DB_STATEMENT_TIMEOUT_MS", "10000"))
-    lock_ms = int(os.environ.get("DJANGO_DB_LOCK_TIMEOUT_MS", "2000"))
-    DB_CLIENT_TIMEOUT_SECONDS = int(os.environ.get("DJANGO_DB_CLIENT_TIMEOUT_MS", "5000")) / 1000
+    statement_ms = env.int("DJANGO_DB_STATEMENT_TIMEOUT_MS", 10000, validate=at_least_0)
+    lock_ms = env.int("DJANGO_DB_LOCK_TIMEOUT_MS", 2000, validate=at_least_0)
+    DB_CLIENT_TIMEOUT_SECONDS = (
+        env.int("DJANGO_DB_CLIENT_TIMEOUT_MS", 5000, validate=at_least_0) / 1000
+    )
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
-            "connect_timeout": int(os.environ.get("DJANGO_DB_CONNECT_TIMEOUT", "3")),
+            "connect_timeout": env.int("DJANGO_DB_CONNECT_TIMEOUT", 3, validate=at_least_0),
             "options": f"-c statement_timeout={statement_ms} -c lock_timeout={lock_ms}",
             # Probe an idle connection after 10 s, every 3 s, give up after 3 probes;
             # give up on data not acknowledged within the client timeout.
@@ -187,7 +228,9 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         }
     )
 # /healthz gives the database this long to answer (a load balancer's probe is short).
-HEALTHZ_DB_TIMEOUT_SECONDS = float(os.environ.get("DJANGO_HEALTHZ_DB_TIMEOUT_SECONDS", "2"))
+HEALTHZ_DB_TIMEOUT_SECONDS = env.float(
+    "DJANGO_HEALTHZ_DB_TIMEOUT_SECONDS", 2.0, validate=validate.Range(min=0, min_inclusive=False)
+)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
@@ -227,7 +270,7 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 MEDIA_URL = "media/"
-MEDIA_ROOT = Path(os.environ.get("DJANGO_MEDIA_ROOT", BASE_DIR / "media"))
+MEDIA_ROOT = env.path("DJANGO_MEDIA_ROOT", BASE_DIR / "media")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -243,7 +286,7 @@ STORAGES = {
 # without it every client would seem to be the proxy (one throttle for everybody). Unset
 # (0), the socket's address is the client's and X-Forwarded-For is ignored: a client could
 # write any address there (catalogue.clients).
-NUM_PROXIES = max(0, int(os.environ.get("DJANGO_NUM_PROXIES", "0") or "0"))
+NUM_PROXIES = env.int("DJANGO_NUM_PROXIES", 0, validate=at_least_0)
 
 REST_FRAMEWORK = {
     # No Basic authentication: a forged password header cost a password hash (~0.4 s of
@@ -268,29 +311,26 @@ REST_FRAMEWORK = {
 
 # API request bodies longer than this are refused (413) before they are read. The longest
 # real one is a game record with its rules text, a few kilobytes; an action is ~100 bytes.
-API_MAX_BODY_BYTES = int(os.environ.get("DJANGO_API_MAX_BODY_BYTES", str(256 * 1024)))
+API_MAX_BODY_BYTES = env.int("DJANGO_API_MAX_BODY_BYTES", 256 * 1024, validate=at_least_0)
 
 # Only the site's own scripts, styles, images and fonts; no inline script or style, no
-# plugin, no framing. JSON-LD blocks are data, not scripts, and need no exception.
-CONTENT_SECURITY_POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "font-src 'self'",
-        "connect-src 'self'",
-        "object-src 'none'",
-        "base-uri 'self'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ]
-)
-CONTENT_SECURITY_POLICY_DOCS_PATH = "/api/docs/"
-CONTENT_SECURITY_POLICY_DOCS = (
-    CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
-    + "; worker-src blob:"
-)
+# plugin, no framing (django-csp's middleware sends it on every answer). JSON-LD blocks are
+# data, not scripts, and need no exception. The API's documentation page adds what Redoc
+# needs to its own answers (games.api_urls).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 # The API's throttles count in a log every app server sees (paletti.throttles): a Redis
 # sorted set when the default cache is Redis, through Django's own RedisCache
@@ -299,12 +339,12 @@ CONTENT_SECURITY_POLICY_DOCS = (
 # createcachetable`): nothing else to run. Catalogue pages for anonymous visitors
 # (games.caching) go in a cache of each process's own: the key carries the catalogue's
 # version, read from the database, so an edit is seen by every process at once.
-REDIS_URL = os.environ.get("DJANGO_REDIS_URL", "").strip()
+REDIS_URL = env.str("DJANGO_REDIS_URL", "").strip()
 if REDIS_URL:
     SHARED_CACHE = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
-        "KEY_PREFIX": os.environ.get("DJANGO_CACHE_KEY_PREFIX", "ludotheque"),
+        "KEY_PREFIX": env.str("DJANGO_CACHE_KEY_PREFIX", "ludotheque"),
         # A Redis that hangs must not hold a worker: give up within a second.
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }
@@ -314,6 +354,9 @@ else:
         "LOCATION": "django_cache",
         "OPTIONS": {"MAX_ENTRIES": 20000},
     }
+# The deployed release (a tag, a commit): part of the catalogue pages' ETags and cache keys
+# (games.caching); without it, a digest of the templates' and translations' contents.
+RELEASE_ID = env.str("DJANGO_RELEASE_ID", "").strip()
 CACHES = {
     "default": SHARED_CACHE,
     "pages": {
@@ -323,31 +366,20 @@ CACHES = {
 }
 
 
-def _rate(name, default):
-    value = os.environ.get(name, default).strip()
-    return None if value.lower() in {"", "0", "off", "none"} else value
-
-
 # Per client address. Generous enough for a class of 30 children behind one school
 # address: 15 matches started at once, and about one request every 2 s in each match.
 PALETTI_THROTTLE_RATES = {
-    "match-creation": _rate("DJANGO_THROTTLE_MATCH_CREATION", "120/hour"),
-    "match-actions": _rate("DJANGO_THROTTLE_MATCH_ACTIONS", "600/min"),
+    "match-creation": env.rate("DJANGO_THROTTLE_MATCH_CREATION", "120/hour"),
+    "match-actions": env.rate("DJANGO_THROTTLE_MATCH_ACTIONS", "600/min"),
 }
-
 
 # The engine work one client address may cause (paletti.throttles.engine_time): at most
 # `concurrent` requests running the engine at once, and `seconds_per_minute` seconds of
 # the engine's CPU time per minute. A request with careful bots costs up to ~2.2 s of CPU:
 # unbounded, one address kept both workers busy and the catalogue went from 8 ms to 2.9 s.
-def _limit(name, default):
-    value = os.environ.get(name, default).strip().lower()
-    return None if value in {"", "0", "off", "none"} else float(value)
-
-
 PALETTI_ENGINE_LIMITS = {
-    "concurrent": _limit("DJANGO_ENGINE_CONCURRENT", "1"),
-    "seconds_per_minute": _limit("DJANGO_ENGINE_SECONDS_PER_MINUTE", "20"),
+    "concurrent": env.limit("DJANGO_ENGINE_CONCURRENT", "1"),
+    "seconds_per_minute": env.limit("DJANGO_ENGINE_SECONDS_PER_MINUTE", "20"),
 }
 
 # Admin logins: after 5 failures for one user name from one address, that pair is locked
@@ -355,8 +387,10 @@ PALETTI_ENGINE_LIMITS = {
 # The failures are counted in the database (axes' own handler: one row per user name and
 # address under a unique constraint, incremented with F() under a row lock), atomic on
 # PostgreSQL with or without Redis, and `axes_reset` and the admin's list keep working.
-AXES_FAILURE_LIMIT = int(os.environ.get("DJANGO_LOGIN_FAILURE_LIMIT", "5"))
-AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("DJANGO_LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_FAILURE_LIMIT = env.int("DJANGO_LOGIN_FAILURE_LIMIT", 5, validate=at_least_0)
+AXES_COOLOFF_TIME = timedelta(
+    minutes=env.int("DJANGO_LOGIN_LOCKOUT_MINUTES", 15, validate=at_least_0)
+)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "catalogue.clients.client_address"

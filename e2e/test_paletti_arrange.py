@@ -1,6 +1,7 @@
 """The players place the columns on the base themselves before the match (French rules:
 "comme ils le souhaitent"), on a phone and on a desktop."""
 
+import json
 import re
 
 from playwright.sync_api import expect
@@ -44,6 +45,26 @@ def test_a_column_in_the_forbidden_zone_is_refused_next_to_the_choice(seeded_ser
     expect(error).to_be_visible()
     expect(error).to_contain_text("forbidden zone")
     screenshot(page, "paletti-arrange")
+    assert re.search(r"/paletti/$", page.url)
+
+
+def test_setup_a_column_the_server_cannot_read_is_said_next_to_the_choice(seeded_server, page):
+    """The server names the field at fault in a set-up it cannot read (columns, then the
+    column, then its x); the page says its sentence beside the Start button all the same.
+    The page itself always sends numbers: the request is altered on its way."""
+    _own_arrangement(seeded_server, page)
+
+    def alter(route):
+        body = route.request.post_data_json
+        body["options"]["setup"]["columns"][0]["x"] = "far"
+        route.continue_(post_data=json.dumps(body))
+
+    page.route(re.compile(r"/api/paletti/matches/$"), alter)
+    page.get_by_role("button", name="Start the match").click()
+    error = page.locator("#option-setup-error")
+    expect(error).to_have_text("A valid number is required.")
+    expect(error).to_be_focused()
+    expect(page.locator("#form-error")).to_be_hidden()
     assert re.search(r"/paletti/$", page.url)
 
 

@@ -39,3 +39,24 @@ def test_the_home_page_offers_the_game_playable_here(seeded_server, page):
     page.goto(url(seeded_server, "games:home"))
     page.locator(".hero").get_by_role("link", name="Play Villa Paletti").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Play Villa Paletti")
+
+
+INJECT_INLINE_SCRIPT = """() => new Promise((resolve) => {
+  document.addEventListener("securitypolicyviolation", (e) => resolve(e.effectiveDirective));
+  const script = document.createElement("script");
+  script.textContent = "window.injected = true;";
+  document.body.append(script);
+  setTimeout(() => resolve(null), 2000);
+})"""
+
+
+def test_csp_the_browser_refuses_an_injected_inline_script(seeded_server, page):
+    """The policy the pages send is one the browser enforces: a script written into the
+    page (as an injection would) does not run, on the catalogue or on the play page."""
+    for address in (
+        url(seeded_server, "games:game-detail", slug="villa-paletti"),
+        url(seeded_server, "paletti:setup"),
+    ):
+        page.goto(address)
+        assert page.evaluate(INJECT_INLINE_SCRIPT) == "script-src-elem", address
+        assert page.evaluate("window.injected") is None, address

@@ -9,7 +9,6 @@ from django.db.models import Prefetch, prefetch_related_objects
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django_filters.rest_framework import DjangoFilterBackend
 from django_filters.utils import translate_validation
 from drf_spectacular.utils import (
@@ -22,10 +21,11 @@ from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from catalogue.fields import StrictCharField, StrictRegexField, StrictSlugField
+from catalogue.fields import StrictCharField, StrictSlugField
 from catalogue.schema import refuses_unknown_keys
 
 from .filters import MAX_QUERY_LENGTH, GameFilter
+from .identifiers import validate_ean
 from .models import (
     RECORD_FIELDS,
     EsarCategory,
@@ -132,13 +132,13 @@ class GameSerializer(serializers.ModelSerializer):
     )
     esar = serializers.SlugRelatedField(slug_field="code", queryset=EsarCategory.objects.all())
     esar_label = serializers.CharField(source="esar.label", read_only=True)
-    # The model's validator, with the empty value (no EAN) the API sends said in the schema.
-    ean = StrictRegexField(
-        r"^(\d{8}(\d{5})?)?$",
+    # The model's validator; a string only, and empty for no EAN.
+    ean = StrictCharField(
         max_length=13,
         allow_blank=True,
         required=False,
-        error_messages={"invalid": gettext_lazy("An EAN has 8 or 13 digits.")},
+        validators=[validate_ean],
+        help_text="EAN-8 or EAN-13, its check digit right; empty for none.",
     )
     rule_languages = serializers.SerializerMethodField()
     html_url = serializers.SerializerMethodField()

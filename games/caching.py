@@ -16,7 +16,6 @@ Signed-in staff (a session cookie) and API clients with a token bypass the cache
 """
 
 import hashlib
-import os
 import re
 import time
 from functools import wraps
@@ -42,9 +41,8 @@ def _code_version() -> str:
     """What the pages' code is: the release's id when the deployment names one
     (``DJANGO_RELEASE_ID``), else a digest of the templates' and translations' contents
     (a deployment that resets file times still changes it)."""
-    release = os.environ.get("DJANGO_RELEASE_ID", "").strip()
-    if release:
-        return hashlib.sha256(release.encode()).hexdigest()[:8]
+    if settings.RELEASE_ID:
+        return hashlib.sha256(settings.RELEASE_ID.encode()).hexdigest()[:8]
     digest = hashlib.sha256()
     for folder in (settings.BASE_DIR / "templates", *map(Path, settings.LOCALE_PATHS)):
         for path in sorted(Path(folder).rglob("*")):

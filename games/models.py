@@ -14,6 +14,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, get_language_info
 from django.utils.translation import gettext_lazy as _
 
+from .identifiers import validate_ean
 from .markdown import render_markdown
 from .text import KEY_LENGTH, fold
 
@@ -356,7 +357,7 @@ class Game(models.Model):
         _("EAN"),
         max_length=13,
         blank=True,
-        validators=[RegexValidator(r"^\d{8}(\d{5})?$", _("An EAN has 8 or 13 digits."))],
+        validators=[validate_ean],
     )
     bgg_id = models.PositiveIntegerField(_("BoardGameGeek id"), null=True, blank=True)
     image = models.ImageField(_("image"), upload_to="games/", blank=True)

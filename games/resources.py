@@ -93,6 +93,9 @@ class GameResource(resources.ModelResource):
         model = Game
         import_id_fields = ["slug"]
         skip_unchanged = False
+        # Each row is checked as the admin's form checks a game (its fields' validators,
+        # the EAN's check digit among them, and Game.clean), the reasons shown per row.
+        clean_model_instances = True
         fields = list(RECORD_FIELDS)
         export_order = fields
 

@@ -1,7 +1,5 @@
 """Villa Paletti's REST API: create a match, read its state, post one action at a time."""
 
-import math
-
 from django.http import Http404
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -17,11 +15,17 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from catalogue.errors import RETRY_AFTER_SECONDS
-from catalogue.fields import StrictCharField
+from catalogue.fields import (
+    OneOfField,
+    StrictCharField,
+    StrictFloatField,
+    StrictIntegerField,
+)
 from catalogue.parsers import StrictJSONParser
 from catalogue.schema import refuses_unknown_keys
 
 from . import arrangement, engine, messages, services
+from .engine.pieces import LANES
 from .engine.rules import shape
 from .models import BotLevel, Match, SeatKind
 from .throttles import EngineLimit, MatchActionThrottle, MatchCreationThrottle, engine_time
@@ -46,95 +50,97 @@ class PlayerSerializer(serializers.Serializer):
 
 
 SETUP_SHORTCUTS = ("default", "random")
-SETUP_SCHEMA = {
-    "oneOf": [
-        {"type": "string", "enum": list(SETUP_SHORTCUTS)},
-        {
-            "type": "object",
-            "description": "Where the players stood each column, and where blue lies on them.",
-            "properties": {
-                "columns": {
-                    "type": "array",
-                    "minItems": len(engine.COLUMNS),
-                    "maxItems": len(engine.COLUMNS),
-                    "items": {
-                        "oneOf": [
-                            {
-                                "type": "object",
-                                "description": "In one of the three depth rows.",
-                                "properties": {
-                                    "id": {"type": "integer", "minimum": 0, "maximum": 19},
-                                    "x": {"type": "number", "description": "mm from the middle"},
-                                    "lane": {"type": "integer", "minimum": 0, "maximum": 2},
-                                },
-                                "required": ["id", "x", "lane"],
-                                "additionalProperties": False,
-                            },
-                            {
-                                "type": "object",
-                                "description": "At a depth in mm (negative: the front).",
-                                "properties": {
-                                    "id": {"type": "integer", "minimum": 0, "maximum": 19},
-                                    "x": {"type": "number", "description": "mm from the middle"},
-                                    "z": {"type": "number", "description": "mm from the middle"},
-                                },
-                                "required": ["id", "x", "z"],
-                                "additionalProperties": False,
-                            },
-                        ]
-                    },
-                },
-                "blue_x": {"type": "number", "description": "blue's centre, mm"},
-            },
-            "required": ["columns", "blue_x"],
-            "additionalProperties": False,
+# Farther from the middle of the base than any piece can stand (mm): a figure past it can
+# only be a mistake, and the rules would refuse it anyway.
+MAX_MM = 1e6
+MALFORMED = {"invalid": messages.SETUP_ERRORS["malformed"]}
+
+
+def _mm(help_text: str) -> StrictFloatField:
+    return StrictFloatField(min_value=-MAX_MM, max_value=MAX_MM, help_text=help_text)
+
+
+def _column_id() -> StrictIntegerField:
+    return StrictIntegerField(min_value=0, max_value=len(engine.COLUMNS) - 1)
+
+
+@refuses_unknown_keys
+class LaneColumnSerializer(serializers.Serializer):
+    """A column in one of the three depth rows."""
+
+    default_error_messages = MALFORMED
+    id = _column_id()
+    x = _mm("mm from the middle")
+    lane = StrictIntegerField(
+        min_value=min(LANES),
+        max_value=max(LANES),
+        error_messages={
+            "min_value": messages.SETUP_ERRORS["bad_lane"],
+            "max_value": messages.SETUP_ERRORS["bad_lane"],
         },
-    ]
-}
+    )
 
 
-def _is_integer(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+@refuses_unknown_keys
+class DepthColumnSerializer(serializers.Serializer):
+    """A column at a depth in mm (negative: the front)."""
+
+    default_error_messages = MALFORMED
+    id = _column_id()
+    x = _mm("mm from the middle")
+    z = _mm("mm from the middle")
 
 
-def _is_number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) < 1e6
+class SetupColumnField(OneOfField):
+    """A column where the players stood it: in a row (`lane`) or at a depth (`z`)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(shapes=[LaneColumnSerializer(), DepthColumnSerializer()], **kwargs)
+
+    def shape_for(self, data):
+        lane, depth = self.shapes
+        return depth if isinstance(data, dict) and "z" in data else lane
 
 
-@extend_schema_field(SETUP_SCHEMA)
-class SetupField(serializers.Field):
+@refuses_unknown_keys
+class ArrangedSetupSerializer(serializers.Serializer):
+    """Where the players stood each column, and where blue lies on them."""
+
+    default_error_messages = MALFORMED
+    columns = serializers.ListField(
+        child=SetupColumnField(),
+        min_length=len(engine.COLUMNS),
+        max_length=len(engine.COLUMNS),
+        error_messages={
+            "min_length": messages.SETUP_ERRORS["columns_missing"],
+            "max_length": messages.SETUP_ERRORS["columns_missing"],
+        },
+    )
+    blue_x = _mm("blue's centre, mm")
+
+
+class SetupField(OneOfField):
     """The columns as the players arranged them before blue is laid (French record: "comme
-    ils le souhaitent"), or a shortcut: "default" or "random"."""
+    ils le souhaitent"), or a shortcut: "default" or "random". A shape it cannot read is
+    refused field by field (`columns.3.x`); an arrangement the rules refuse is refused with
+    the rule's reason, naming the column at fault, as the field's own error."""
+
+    def __init__(self, **kwargs):
+        shortcut = serializers.ChoiceField(
+            choices=SETUP_SHORTCUTS,
+            error_messages={"invalid_choice": messages.SETUP_ERRORS["unknown_setup"]},
+        )
+        super().__init__(shapes=[shortcut, ArrangedSetupSerializer()], **kwargs)
+
+    def shape_for(self, data):
+        shortcut, arranged = self.shapes
+        return shortcut if isinstance(data, str) else arranged
 
     def to_internal_value(self, data):
-        if isinstance(data, str):
-            if data in SETUP_SHORTCUTS:
-                return data
-            raise serializers.ValidationError(messages.SETUP_ERRORS["unknown_setup"])
-        if not isinstance(data, dict) or set(data) != {"columns", "blue_x"}:
-            raise serializers.ValidationError(messages.SETUP_ERRORS["malformed"])
-        columns = data["columns"]
-        if not isinstance(columns, list) or len(columns) != len(engine.COLUMNS):
-            raise serializers.ValidationError(messages.SETUP_ERRORS["columns_missing"])
-        placed = []
-        for column in columns:
-            # Where in depth: one of the three rows ("lane"), or a depth in mm ("z").
-            depth = "z" if isinstance(column, dict) and "z" in column else "lane"
-            if (
-                not isinstance(column, dict)
-                or set(column) != {"id", "x", depth}
-                or not isinstance(column["id"], int)
-                or isinstance(column["id"], bool)
-                or not _is_number(column["x"])
-                or (depth == "lane" and not _is_integer(column["lane"]))
-                or (depth == "z" and not _is_number(column["z"]))
-            ):
-                raise serializers.ValidationError(messages.SETUP_ERRORS["malformed"])
-            value = column[depth] if depth == "lane" else float(column[depth])
-            placed.append({"id": column["id"], "x": float(column["x"]), depth: value})
-        if not _is_number(data["blue_x"]):
-            raise serializers.ValidationError(messages.SETUP_ERRORS["malformed"])
-        setup = {"columns": placed, "blue_x": float(data["blue_x"])}
+        setup = super().to_internal_value(data)
+        if isinstance(setup, str):
+            return setup
+        setup = {"columns": [dict(c) for c in setup["columns"]], "blue_x": setup["blue_x"]}
         try:
             engine.validate_setup(setup)
         except engine.SetupError as error:
@@ -144,20 +150,6 @@ class SetupField(serializers.Field):
             ) from error
         return setup
 
-    def to_representation(self, value):
-        return value
-
-
-class FiniteFloatField(serializers.FloatField):
-    """A float that is a number: "nan" passes every range check (each comparison with it
-    is false) and then PostgreSQL refuses the JSON it is stored in."""
-
-    def to_internal_value(self, data):
-        value = super().to_internal_value(data)
-        if not math.isfinite(value):
-            self.fail("invalid")
-        return value
-
 
 @refuses_unknown_keys
 class OptionsSerializer(serializers.Serializer):
@@ -165,7 +157,7 @@ class OptionsSerializer(serializers.Serializer):
     protest = serializers.ChoiceField(choices=["french", "polish"], default="french")
     abort = serializers.ChoiceField(choices=["french", "polish"], default="french")
     colours = serializers.ChoiceField(choices=["french", "polish"], default="french")
-    tremor = FiniteFloatField(min_value=0.0, max_value=MAX_TREMOR_MM, default=0.0)
+    tremor = StrictFloatField(min_value=0.0, max_value=MAX_TREMOR_MM, default=0.0)
     setup = SetupField(default="default")
 
 
@@ -303,8 +295,9 @@ class MatchListView(MatchAPIView):
     columns in each quarter of the base), `random` (columns at seeded points anywhere under
     blue), or the columns as the players arranged them,
     `{"columns": [{"id", "x", "z"} × 20], "blue_x"}` (x and z in mm from the middle of the
-    base, z negative at the front; `"lane"`: 0–2 instead of `z` names a row; the rules of
-    the set-up are checked, 400 with the reason).
+    base, z negative at the front; `"lane"`: 0–2 instead of `z` names a row; a set-up the
+    server cannot read is a 400 naming the field at fault, `options.setup.columns.3.x`, and
+    one the rules refuse a 400 whose `options.setup` gives the reason).
     A `seed` replays a match exactly. Bots who act first have played when this answers.
     """
 

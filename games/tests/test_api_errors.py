@@ -96,8 +96,13 @@ def test_a_malformed_ean_is_a_400_with_the_reason(seed):
     api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     api.force_authenticate(User.objects.create_superuser("admin"))
     url = reverse("api:game-detail", kwargs={"slug": "alhambra"})
-    for ean in ("\u0084", "12345", "1234567890123456"):
+    for ean in ("\u0084", "12345", "1234567890123456", 4010349602106, "4010349 602106"):
         response = api.patch(url, {"ean": ean}, format="json")
         assert response.status_code == 400, ean
         assert response.json()["ean"]
     assert api.patch(url, {"ean": ""}, format="json").status_code == 200
+    # Alhambra's EAN with its last digit mistyped: the right shape, the wrong check digit.
+    response = api.patch(url, {"ean": "4010349602107"}, format="json")
+    assert response.status_code == 400
+    assert "check digit" in response.json()["ean"][0]
+    assert api.patch(url, {"ean": "4010349602106"}, format="json").status_code == 200

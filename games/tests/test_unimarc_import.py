@@ -508,6 +508,21 @@ def test_each_imported_record_has_its_history_entry_with_who_and_what(esar):
         # The version holds the game whole: its credits, contents and copy with it.
         for part in [*game.credits.all(), game.copies.get(), *game.content_items.all()]:
             assert Version.objects.get_for_object(part).get().revision == version.revision
+    # A record imported again with a change adds a version to its game alone.
+    again = numbered(3, custom={**corpus.villa_paletti_custom(), "duree": "45"})
+    report = run(corpus.iso([again]), user=User.objects.get(pk=volunteer.pk))
+    assert [o.action for o in report.outcomes] == ["updated"]
+    changed = Game.objects.get(title="Jeu numéro 3")
+    latest, first = Version.objects.get_for_object(changed)
+    assert (latest.revision.user, latest.revision.comment) == (volunteer, "UNIMARC import")
+    assert (latest.field_dict["duration_minutes"], first.field_dict["duration_minutes"]) == (45, 13)
+    assert [Version.objects.get_for_object(g).count() for g in Game.objects.order_by("pk")] == [
+        1,
+        1,
+        2,
+        1,
+        1,
+    ]
 
 
 def test_a_record_found_again_in_the_same_file_updates_the_game_it_made(esar):
@@ -532,7 +547,7 @@ def test_new_games_are_written_a_statement_per_table_not_per_record(
     assert Game.objects.count() == 100
 
 
-def test_the_history_written_in_bulk_is_what_reversion_itself_writes(esar):
+def test_the_history_of_a_new_game_holds_it_whole_as_reversion_writes_it(esar):
     import reversion
     from reversion.models import Version
 

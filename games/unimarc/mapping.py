@@ -10,9 +10,12 @@ from dataclasses import dataclass, field
 
 import pymarc
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from stdnum import ean
 
+from games.identifiers import validate_ean
 from games.models import AuthorRole, DocumentType
 from games.text import fold
 
@@ -344,15 +347,19 @@ def _identifiers(record, data, used):
     for tag in ("010", "073"):
         for one in record.get_fields(tag):
             for value in subfields(one, "a"):
-                digits = re.sub(r"[\s-]", "", value)
-                if re.fullmatch(r"\d{8}(\d{5})?", digits):
-                    if "ean" not in data.values:
-                        data.give("ean", digits, f"{tag} $a")
-                else:
-                    data.notes.append(
-                        _("%(tag)s $a “%(value)s” is no EAN (8 or 13 digits): left out.")
-                        % {"tag": tag, "value": value}
+                digits = ean.compact(value)
+                try:
+                    validate_ean(digits)
+                except ValidationError as error:
+                    note = (
+                        _("%(tag)s $a “%(value)s” is no EAN: its check digit is wrong. Left out.")
+                        if error.code == "ean_check_digit"
+                        else _("%(tag)s $a “%(value)s” is no EAN (8 or 13 digits): left out.")
                     )
+                    data.notes.append(note % {"tag": tag, "value": value})
+                    continue
+                if "ean" not in data.values:
+                    data.give("ean", digits, f"{tag} $a")
             used.add((tag, "a"))
     for one in record.get_fields("896"):
         pictures = subfields(one, "a")

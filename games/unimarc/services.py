@@ -9,7 +9,6 @@ a time, each in its own savepoint (``import_batch``). A dry run does the same wo
 rolls it back, so what it reports is what an import would do.
 """
 
-import json
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -18,16 +17,11 @@ from datetime import date
 from itertools import islice
 
 import reversion
-from django.contrib.contenttypes.models import ContentType
-from django.core import serializers
 from django.core.exceptions import ValidationError
-from django.core.serializers.json import DjangoJSONEncoder
-from django.db import DatabaseError, router, transaction
+from django.db import DatabaseError, transaction
 from django.db.models import prefetch_related_objects
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from reversion.models import Revision, Version
 
 from games.checklist import ContentItem, parse_contents
 from games.copies import Copy, status_from_pmb
@@ -624,9 +618,9 @@ def import_unimarc(
     with indexing_deferred():
         while batch := list(islice(items, COMMIT_EVERY)):
             # A transaction per batch: a commit per record cost a third of the import's
-            # time on SQLite. A game a record updates is versioned by hand once it is
-            # whole, in one revision per batch (reversion's own handlers serialised a game
-            # again at every save); new games' history is written in bulk (write_history).
+            # time on SQLite. Each game a record makes or changes is added to the batch's
+            # one revision once it is whole (reversion's own handlers would serialise a
+            # game again at every save of it or of what it holds).
             with transaction.atomic(), reversion.create_revision(manage_manually=True):
                 if user is not None:
                     reversion.set_user(user)
@@ -867,41 +861,20 @@ def write_pending(
         return
     for new in pending.games:
         new.outcome.game_id = new.game.pk
-    write_history(pending, user=user)
+    write_history(pending)
 
 
-def write_history(pending: NewGames, *, user) -> None:
-    """Each new game's history entry, with who imported it and when: one revision for
-    the lot, and for each game the versions django-reversion's ``add_to_revision`` would
-    write (the game and what its admin page edits with it: credits, contents, copies),
-    in bulk through reversion's models. ``add_to_revision`` serialised each object on
-    its own (Django's JSON serializer, a pure-Python encoder a call) and was half of the
-    import's time; the versions are the same (a test compares them with its own)."""
+def write_history(pending: NewGames) -> None:
+    """Each new game into the batch's revision (``import_unimarc`` names who imported
+    and why), with what django-reversion follows from it: what its admin page edits with
+    it (credits, contents, copies). Read in one query per relation first, so that
+    following them costs no query a game."""
     games = [new.game for new in pending.games]
-    prefetch_related_objects(games, "languages")  # what a game's serialisation reads
-    parts = []
-    for new in pending.games:
-        parts += [new.game, *new.credits, *new.contents, *new.copies]
-    revision = Revision.objects.create(
-        date_created=timezone.now(), user=user, comment=_("UNIMARC import")
+    prefetch_related_objects(
+        games, "languages", "credits__person", "content_items", "copies", "summaries"
     )
-    versions = []
-    for obj, data in zip(parts, serializers.serialize("python", parts), strict=True):
-        versions.append(
-            Version(
-                revision=revision,
-                content_type=ContentType.objects.get_for_model(type(obj)),
-                object_id=str(obj.pk),
-                db=router.db_for_write(type(obj), instance=obj),
-                format="json",
-                # What Django's JSON serializer writes for one object.
-                serialized_data="["
-                + json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False)
-                + "]",
-                object_repr=str(obj),
-            )
-        )
-    Version.objects.bulk_create(versions)
+    for game in games:
+        reversion.add_to_revision(game)
 
 
 def map_read(item: ReadRecord, mapping) -> GameData | RecordOutcome:

@@ -7,6 +7,8 @@ import threading
 import pytest
 from django.db import close_old_connections
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from paletti import engine, services
@@ -462,17 +464,19 @@ def test_the_players_may_arrange_the_columns_before_blue_is_laid(api):
     assert match.options["setup"]["blue_x"] == -2.0
 
 
+def _refused(api, setup):
+    body = {"players": TWO_PEOPLE, "options": {"setup": setup}}
+    response = api.post(reverse("api:paletti-match-list"), body, format="json")
+    assert response.status_code == 400
+    assert not Match.objects.exists()
+    return response.json()["options"]["setup"]
+
+
 @pytest.mark.parametrize(
     ("change", "reason"),
     [
-        (lambda s: s["columns"].pop(), "All 20 columns"),
         (lambda s: s["columns"][0].update(x=1.0), "forbidden zone"),
-        (lambda s: s["columns"][0].update(x="far"), "id, x and lane"),
-        (lambda s: s["columns"][0].update(x=True), "id, x and lane"),
-        (lambda s: s["columns"][0].update(lane=7), "lane that does not exist"),
-        (lambda s: s["columns"][0].update(colour="red"), "id, x and lane"),
         (lambda s: s.update(blue_x=30.0), "sticks out"),
-        (lambda s: s.update(extra=1), "id, x and lane"),
         (
             lambda s: s["columns"][1].update(x=s["columns"][0]["x"], lane=s["columns"][0]["lane"]),
             "overlap",
@@ -480,13 +484,104 @@ def test_the_players_may_arrange_the_columns_before_blue_is_laid(api):
     ],
 )
 def test_a_set_up_against_the_rules_is_refused_with_the_reason(api, change, reason):
+    """The play page shows these beside its Start button: the set-up's errors are a list
+    of sentences."""
     setup = _arranged()
     change(setup)
+    errors = _refused(api, setup)
+    assert isinstance(errors, list) and len(errors) == 1
+    assert reason in errors[0]
+
+
+@pytest.mark.parametrize(
+    ("change", "where", "reason"),
+    [
+        (lambda s: s["columns"].pop(), ["columns"], "All 20 columns"),
+        (lambda s: s["columns"].append(s["columns"][0]), ["columns"], "All 20 columns"),
+        (lambda s: s["columns"][0].update(x="far"), ["columns", "0", "x"], "valid number"),
+        (lambda s: s["columns"][0].update(x=True), ["columns", "0", "x"], "valid number"),
+        (lambda s: s["columns"][0].update(x=10**400), ["columns", "0", "x"], "too large"),
+        (lambda s: s["columns"][0].update(x=2e6), ["columns", "0", "x"], "less than or equal"),
+        (lambda s: s["columns"][4].update(id="4"), ["columns", "4", "id"], "valid integer"),
+        (lambda s: s["columns"][4].update(id=4.0), ["columns", "4", "id"], "valid integer"),
+        (lambda s: s["columns"][4].update(id=20), ["columns", "4", "id"], "less than or equal"),
+        (lambda s: s["columns"][0].update(lane=7), ["columns", "0", "lane"], "does not exist"),
+        (lambda s: s["columns"][0].pop("lane"), ["columns", "0", "lane"], "required"),
+        (lambda s: s["columns"][0].update(z=0.0), ["columns", "0", "lane"], "not part of"),
+        (lambda s: s["columns"][0].update(colour="red"), ["columns", "0", "colour"], "not part"),
+        (
+            lambda s: s["columns"].__setitem__(3, "x"),
+            ["columns", "3", "non_field_errors"],
+            "id, x and lane",
+        ),
+        (lambda s: s.update(blue_x=None), ["blue_x"], "may not be null"),
+        (lambda s: s.update(extra=1), ["extra"], "not part of the request"),
+        (lambda s: s.update(columns={"0": 1}), ["columns"], "Expected a list"),
+    ],
+)
+def test_a_malformed_set_up_is_a_400_naming_the_field_at_fault(api, change, where, reason):
+    setup = _arranged()
+    change(setup)
+    errors = _refused(api, setup)
+    for key in where:
+        errors = errors[key]
+    assert reason in errors[0], errors
+
+
+@pytest.mark.parametrize(
+    ("setup", "reason"),
+    [
+        ("diagonal", "'default', 'random' or the columns' places"),
+        (5, "id, x and lane"),
+        ([], "id, x and lane"),
+    ],
+)
+def test_a_set_up_that_is_neither_a_shortcut_nor_columns_is_refused(api, setup, reason):
+    errors = _refused(api, setup)
+    messages = errors if isinstance(errors, list) else errors["non_field_errors"]
+    assert reason in messages[0]
+
+
+# Any JSON value (no NUL: the parser refuses a body holding one before any field sees it).
+TEXT = st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"), max_size=8)
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(where=st.sampled_from(["setup", "column", "x", "key"]), value=JSON)
+def test_any_json_in_a_set_up_is_read_or_refused_with_a_400_never_a_500(api, where, value):
+    setup = _arranged()
+    if where == "setup":
+        setup = value
+    elif where == "column":
+        setup["columns"][5] = value
+    elif where == "x":
+        setup["columns"][5]["x"] = value
+    else:
+        setup[str(value)[:20]] = value
     body = {"players": TWO_PEOPLE, "options": {"setup": setup}}
     response = api.post(reverse("api:paletti-match-list"), body, format="json")
-    assert response.status_code == 400
-    assert reason in json.dumps(response.json())
-    assert not Match.objects.exists()
+    assert response.status_code in (201, 400), response.content
+    if response.status_code == 400:
+        assert response.json()["options"]["setup"]
+
+
+def test_a_set_up_given_in_depth_rather_than_rows_is_read(api):
+    setup = _arranged()
+    for column in setup["columns"]:
+        column["z"] = {0: -30.0, 1: 0.0, 2: 30.0}[column.pop("lane")]
+    body = create(api, TWO_PEOPLE, setup=setup)
+    assert Match.objects.get(pk=body["id"]).options["setup"]["columns"][0] == setup["columns"][0]
 
 
 def test_the_polish_readings_are_options_of_a_match(api):

@@ -65,12 +65,21 @@ export function clearErrors(form) {
   form.querySelectorAll("[aria-invalid]").forEach((node) => node.removeAttribute("aria-invalid"));
 }
 
+// A field's messages: a list of sentences, or the same nested by part for a value that has
+// parts (a malformed arranged set-up: {columns: {"3": {x: [..]}}}).
+const sentences = (messages) =>
+  typeof messages === "string"
+    ? [messages]
+    : messages && typeof messages === "object"
+      ? Object.values(messages).flatMap(sentences)
+      : [];
+
 // DRF errors are nested like the payload: {players: [{name: [..]}, ..]} or {players: [..]}.
 export function showSetupErrors(form, errors) {
   let first = null;
   const put = (id, messages) => {
     const target = form.querySelector("#" + id);
-    const text = [].concat(messages).filter((m) => typeof m === "string").join(" ");
+    const text = sentences(messages).join(" ");
     if (!target || !text) return false;
     target.textContent = text;
     target.hidden = false;
@@ -103,7 +112,7 @@ export function showSetupErrors(form, errors) {
     }
   }
   const general = form.querySelector("#form-error");
-  const rest = unplaced.flat(3).filter((m) => typeof m === "string");
+  const rest = sentences(unplaced);
   if (rest.length || !first) {
     general.textContent = rest.length ? rest.join(" ") : gettext("The match could not be created.");
     general.hidden = false;
