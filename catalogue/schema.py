@@ -130,23 +130,6 @@ class ErrorDocumentingAutoSchema(AutoSchema):
         return not all(issubclass(p, AllowAny) for p in permissions)
 
 
-def add_match_links(result, generator, request, public):
-    """A match's 2 to 4 players (drf-spectacular leaves a list's length out), and OpenAPI
-    links from a created match to reading it and playing in it, so that a client (and
-    schemathesis's stateful tests) can follow the match's id."""
-    from paletti.api import PLAYERS
-
-    players = result["components"]["schemas"]["CreateMatch"]["properties"]["players"]
-    players.update(minItems=PLAYERS["min_length"], maxItems=PLAYERS["max_length"])
-    created = result["paths"]["/api/paletti/matches/"]["post"]["responses"]["201"]
-    match_id = {"match_id": "$response.body#/id"}
-    created["links"] = {
-        "GetMatch": {"operationId": "paletti_matches_retrieve", "parameters": match_id},
-        "PlayInMatch": {"operationId": "paletti_matches_actions_create", "parameters": match_id},
-    }
-    return result
-
-
 def refuse_unknown_keys_in_schema(result, generator, request, public):
     """`additionalProperties: false` on the bodies that refuse other keys."""
     for name, component in result.get("components", {}).get("schemas", {}).items():

@@ -408,7 +408,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"ReadingEnum": ["french", "polish"]},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "catalogue.schema.add_match_links",
+        "paletti.schema.add_match_links",
         "catalogue.schema.refuse_unknown_keys_in_schema",
     ],
 }
