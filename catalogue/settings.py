@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "reversion",
     "games",
     "paletti",
+    "paletti.tournament",
 ]
 
 MIDDLEWARE = [

@@ -38,6 +38,7 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),
     path("paletti/", include("paletti.urls")),
+    path("tournament/", include("paletti.tournament.urls")),
     path("", include("games.urls")),
 )
 
