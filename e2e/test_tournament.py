@@ -197,10 +197,16 @@ def test_the_phone_page_and_the_big_screen_at_both_widths(seeded_server, context
         expect(page.get_by_role("button", name="Confirm the result")).to_be_visible()
         shoot(page, "phone")
         assert_no_serious_violation(page, f"phone page at {width}")
+        page.goto(page.url.replace("/en/", "/pl/"))
+        expect(page.get_by_role("button", name="Potwierdź wynik")).to_be_visible()
+        shoot(page, "phone-pl")
         wall = contexts(width, 800)
         wall.goto(url(server, "tournament:screen", code=tournament.code))
         expect(wall.locator(".screen-table.status-pending")).to_have_count(1)
         shoot(wall, "wall")
+        wall.goto(wall.url.replace("/en/", "/fr/"))
+        expect(wall.locator("#screen-round")).to_have_text("Manche 1 sur 3")
+        shoot(wall, "wall-fr")
 
 
 def test_forty_players_standings_print_on_one_a4_page(seeded_server, contexts):
