@@ -260,3 +260,48 @@ def test_the_phone_speaks_the_players_language(client, started, language):
     }[language]
     for words in expected:
         assert words in text
+
+
+def test_staff_print_each_players_card_with_the_qr_of_their_link(client, started, staff):
+    tournament, players, round_ = started
+    cards = url("cards", pk=tournament.pk)
+    assert client.get(cards).status_code == 302
+    client.force_login(staff)
+    page = client.get(cards).content.decode()
+    assert page.count('src="data:image/svg+xml') == 8
+    assert url("player", token=players[0].token) in page
+    one = client.get(cards, {"player": players[3].pk}).content.decode()
+    assert one.count("data:image/svg+xml") == 1 and players[3].token in one
+    assert players[0].token not in one
+    assert client.get(cards, {"player": "1; DROP"}).status_code == 400
+    assert client.get(url("list")).status_code == 200
+
+
+def test_a_late_arrival_and_a_player_who_left_read_where_they_stand(client, started, staff):
+    tournament, players, round_ = started
+    late = services.register(tournament=tournament, name="Zoé", age=9, at_desk=True)
+    page = client.get(url("player", token=late.token)).content.decode()
+    assert "you will be seated from the next round" in page
+    client.force_login(staff)
+    leave = url("player-presence", pk=tournament.pk, player_pk=players[0].pk)
+    assert client.post(leave, {"present": "maybe"}).status_code == 400
+    assert client.post(leave, {"present": "0"}).status_code == 302
+    players[0].refresh_from_db()
+    assert not players[0].present
+    # Another tournament's player is not found under this one.
+    other = Tournament.objects.create(game=tournament.game, name="Other", date=tournament.date)
+    elsewhere = url("player-presence", pk=other.pk, player_pk=players[1].pk)
+    assert client.post(elsewhere, {"present": "0"}).status_code == 404
+    start = client.post(url("round-start", pk=tournament.pk))
+    assert start.status_code == 409  # round 1 still has no results
+    assert "has no confirmed result yet" in start.content.decode()
+
+
+def test_the_admin_sets_a_tournament_up(client, tournament):
+    admin = User.objects.create_superuser("admin", password="admin-pass-1")
+    client.force_login(admin)
+    with translation.override("en"):
+        add = reverse("admin:tournament_tournament_add")
+        change = reverse("admin:tournament_tournament_change", args=[tournament.pk])
+    assert client.get(add).status_code == 200
+    assert client.get(change).status_code == 200
