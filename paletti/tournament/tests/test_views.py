@@ -305,3 +305,13 @@ def test_the_admin_sets_a_tournament_up(client, tournament):
         change = reverse("admin:tournament_tournament_change", args=[tournament.pk])
     assert client.get(add).status_code == 200
     assert client.get(change).status_code == 200
+
+
+def test_numbers_out_of_any_range_in_the_desks_addresses_are_404(client, started, staff):
+    tournament, players, round_ = started
+    client.force_login(staff)
+    huge = 10**30
+    assert client.get(url("desk", pk=huge)).status_code == 404
+    assert client.get(url("table-correct", pk=tournament.pk, table_pk=huge)).status_code == 404
+    presence = url("player-presence", pk=tournament.pk, player_pk=huge)
+    assert client.post(presence, {"present": "1"}).status_code == 404
