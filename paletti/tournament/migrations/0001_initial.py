@@ -15,7 +15,9 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ("games", "0017_search_vector_unused"),
+        # The Game table is all this needs: undoing a later catalogue migration leaves
+        # the tournaments in place.
+        ("games", "0003_ludothecaire_group"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
