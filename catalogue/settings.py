@@ -117,6 +117,7 @@ INSTALLED_APPS = [
     "games",
     "games.scoring",
     "paletti",
+    "paletti.tournament",
 ]
 
 MIDDLEWARE = [

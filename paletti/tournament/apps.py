@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TournamentConfig(AppConfig):
+    name = "paletti.tournament"
+    label = "tournament"
+    verbose_name = _("Tournaments")

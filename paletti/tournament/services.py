@@ -1,0 +1,259 @@
+"""What changes a tournament: registering, starting a round (its seating fixed then),
+entering, confirming and correcting a table's result, a player leaving or coming back,
+the end. Views, the admin and tests call these; each write is one transaction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+import reversion
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from . import rules, seating, selectors
+from .models import MAX_PLAYERS, Bye, Player, ResultStatus, Round, Seat, Table, Tournament
+from .standings import TableResult
+
+MAX_GAME_POINTS = 60  # all 20 columns at 3 points: no player's count can be higher
+
+
+class TournamentError(Exception):
+    """A change the tournament's state refuses: `status` is the HTTP answer a view gives
+    (409 for a conflict with the state, 403 for a player acting outside their rights)."""
+
+    def __init__(self, message, status: int = 409):
+        super().__init__(str(message))
+        self.message = message
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Result:
+    """A table's result as entered: seat ids for the winner and for whoever brought the
+    villa down (or None), and each seat's points on the top platform."""
+
+    winner: int
+    brought_down: int | None
+    points: dict[int, int]
+
+
+def register(*, tournament: Tournament, name: str, age: int, at_desk: bool = False) -> Player:
+    """A new player. Through the public link only while registration is open; at the
+    desk until the tournament ends. A newcomer is seated from the next round on."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.finished:
+            raise TournamentError(gettext_lazy("The tournament is over."))
+        if not at_desk and not tournament.registration_open:
+            raise TournamentError(gettext_lazy("Registration is closed: ask at the desk."))
+        if tournament.players.count() >= MAX_PLAYERS:
+            raise TournamentError(gettext_lazy("The tournament is full."))
+        if tournament.players.filter(name__iexact=name).exists():
+            raise TournamentError(gettext_lazy("A player of that name is already registered."))
+        return Player.objects.create(tournament=tournament, name=name, age=age)
+
+
+def set_present(*, player: Player, present: bool) -> Player:
+    """A player leaves (not seated in later rounds) or comes back. Their results stand."""
+    player.present = present
+    player.save(update_fields=["present"])
+    return player
+
+
+def set_registration(*, tournament: Tournament, open_: bool) -> Tournament:
+    tournament.registration_open = open_
+    tournament.save(update_fields=["registration_open"])
+    return tournament
+
+
+def start_round(*, tournament: Tournament, now=None) -> Round:
+    """The next round, its tables fixed now: round 1 by a seeded draw, later rounds by
+    standing (seating.py). Refused while a table of the current round has no confirmed
+    result, after the last round, or with too few present players."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if tournament.finished:
+            raise TournamentError(gettext_lazy("The tournament is over."))
+        current = selectors.current_round(tournament)
+        number = current.number + 1 if current else 1
+        if number > tournament.rounds:
+            raise TournamentError(gettext_lazy("Every round has been played."))
+        if not selectors.round_complete(current):
+            raise TournamentError(
+                gettext_lazy("A table of the current round has no confirmed result yet.")
+            )
+        present = list(tournament.players.filter(present=True).order_by("registered_at", "id"))
+        sizes = {"largest": tournament.table_size, "pairs": tournament.pairs_when_needed}
+        try:
+            if number == 1:
+                plan = seating.first_round([p.pk for p in present], seed=tournament.seed, **sizes)
+            else:
+                here = {p.pk for p in present}
+                rows = selectors.standings(tournament)
+                ranking = [row.player.pk for row in rows if row.player.pk in here]
+                had_bye = Bye.objects.filter(round__tournament=tournament).values_list(
+                    "player_id", flat=True
+                )
+                plan = seating.next_round(
+                    ranking,
+                    met=selectors.met(tournament),
+                    had_bye=list(had_bye),
+                    seed=f"{tournament.seed}:{number}",
+                    **sizes,
+                )
+        except seating.SeatingError as error:
+            raise TournamentError(gettext_lazy("Too few players present for a table.")) from error
+        if not plan.tables:
+            raise TournamentError(gettext_lazy("Too few players present for a table."))
+        round_ = Round.objects.create(
+            tournament=tournament,
+            number=number,
+            started_at=now,
+            ends_at=now + timedelta(minutes=tournament.round_minutes),
+        )
+        ages = {p.pk: p.age for p in present}
+        for index, players in enumerate(plan.tables, start=1):
+            seats = rules.seat_table(
+                list(players),
+                ages,
+                game_slug=tournament.game.slug,
+                options=tournament.rule_options,
+                seed=f"{tournament.seed}:{number}:{index}",
+            )
+            table = Table.objects.create(
+                round=round_,
+                number=index,
+                neutral=seats.neutral,
+                first_position=None if seats.first is None else seats.first + 1,
+            )
+            Seat.objects.bulk_create(
+                Seat(
+                    table=table,
+                    round=round_,
+                    player_id=player_id,
+                    position=position,
+                    colours=list(colours),
+                )
+                for position, (player_id, colours) in enumerate(
+                    zip(seats.order, seats.colours, strict=True), start=1
+                )
+            )
+        Bye.objects.bulk_create(Bye(round=round_, player_id=p) for p in plan.byes)
+        return round_
+
+
+def finish(*, tournament: Tournament, now=None) -> Tournament:
+    """The end: refused while a table has no confirmed result."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if not selectors.round_complete(selectors.current_round(tournament)):
+            raise TournamentError(
+                gettext_lazy("A table of the current round has no confirmed result yet.")
+            )
+        tournament.finished_at = now or timezone.now()
+        tournament.registration_open = False
+        tournament.save(update_fields=["finished_at", "registration_open"])
+        return tournament
+
+
+def check_result(table: Table, result: Result) -> None:
+    """The result fits the table and the rules, or ValueError with the reason."""
+    seats = {seat.pk: seat.player_id for seat in table.seats.all()}
+    if set(result.points) != set(seats):
+        raise ValueError("Points are needed for every seat of the table, and only those.")
+    if any(not 0 <= p <= MAX_GAME_POINTS for p in result.points.values()):
+        raise ValueError("Points on the top platform are from 0 to 60.")
+    if result.winner not in seats or (
+        result.brought_down is not None and result.brought_down not in seats
+    ):
+        raise ValueError("The winner and whoever brought the villa down sit at the table.")
+    TableResult(  # the scoring's own checks: the villa's wrecker cannot win
+        players=tuple(seats),
+        winner=result.winner,
+        brought_down=result.brought_down,
+        game_points=result.points,
+    )
+
+
+def _write(table: Table, result: Result) -> None:
+    check_result(table, result)
+    for seat in table.seats.all():
+        seat.points = result.points[seat.pk]
+        seat.save(update_fields=["points"])
+    table.winner_id = result.winner
+    table.brought_down_id = result.brought_down
+    table.entry += 1
+
+
+def _locked_table(seat: Seat) -> Table:
+    table = Table.objects.select_for_update().get(pk=seat.table_id)
+    if table.round_id != selectors.current_round(table.round.tournament).pk:
+        raise TournamentError(gettext_lazy("That round is over: ask the desk."))
+    if table.round.tournament.finished:
+        raise TournamentError(gettext_lazy("The tournament is over."))
+    return table
+
+
+def enter_result(*, seat: Seat, result: Result, now=None) -> Table:
+    """A player at the table enters its result, which another player at it must confirm.
+    Entering again before that replaces it (and needs a new confirmation); once
+    confirmed, only staff change it."""
+    now = now or timezone.now()
+    with transaction.atomic(), reversion.create_revision():
+        table = _locked_table(seat)
+        if table.status == ResultStatus.CONFIRMED:
+            raise TournamentError(
+                gettext_lazy("This result is confirmed: only the desk can change it.")
+            )
+        _write(table, result)
+        table.status = ResultStatus.PENDING
+        table.entered_by = seat
+        table.entered_at = now
+        table.confirmed_by, table.confirmed_at = None, None
+        table.save()
+        reversion.set_comment(_("Entered by %(name)s") % {"name": seat.player.name})
+        return table
+
+
+def confirm_result(*, seat: Seat, entry: int, now=None) -> Table:
+    """Another player at the table confirms the result they were shown (`entry`)."""
+    with transaction.atomic(), reversion.create_revision():
+        table = _locked_table(seat)
+        if table.status != ResultStatus.PENDING:
+            raise TournamentError(gettext_lazy("There is no result waiting for confirmation."))
+        if table.entry != entry:
+            raise TournamentError(
+                gettext_lazy("The result was changed meanwhile: read it again before confirming.")
+            )
+        if table.entered_by_id == seat.pk:
+            raise TournamentError(
+                gettext_lazy("Another player at your table must confirm your result."), status=403
+            )
+        table.status = ResultStatus.CONFIRMED
+        table.confirmed_by = seat
+        table.confirmed_at = now or timezone.now()
+        table.save()
+        reversion.set_comment(_("Confirmed by %(name)s") % {"name": seat.player.name})
+        return table
+
+
+def correct_result(*, user, table: Table, result: Result, note: str = "", now=None) -> Table:
+    """Staff set a table's result, confirmed at once, in any round, with a note kept in
+    the table's history."""
+    now = now or timezone.now()
+    with transaction.atomic(), reversion.create_revision():
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        _write(table, result)
+        table.status = ResultStatus.CONFIRMED
+        table.corrected_by = user
+        table.corrected_at = now
+        if table.entered_at is None:
+            table.entered_at = now
+        table.save()
+        reversion.set_user(user)
+        reversion.set_comment(note or _("Corrected at the desk"))
+        return table

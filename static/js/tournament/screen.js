@@ -1,0 +1,110 @@
+// The big screen: the round, its tables, their results as they come in, the standings.
+// It polls the tournament's small JSON every few seconds and redraws; the round's timer
+// counts down every second from the server's clock (the projector's own may be off).
+
+const POLL_MS = 5000;
+const root = document.getElementById("screen");
+const labels = JSON.parse(document.getElementById("screen-labels").textContent);
+const timer = document.getElementById("screen-timer");
+let endsAt = null;
+let offsetMs = 0; // server time minus this machine's time
+
+function fill(template, values) {
+  return template.replace(/%\((\w+)\)s/g, (_, key) => String(values[key] ?? ""));
+}
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  Object.assign(node, props);
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function drawTables(data) {
+  const grid = document.getElementById("screen-tables");
+  grid.replaceChildren(
+    ...data.tables.map((table) => {
+      const seats = el("ol");
+      for (const seat of table.seats) {
+        const line = el("li", {}, el("span", { className: "seat-name", textContent: seat.name }));
+        if (seat.colours) line.append(el("span", { className: "seat-colour", textContent: seat.colours }));
+        if (seat.points !== null) line.append(el("span", { className: "seat-points", textContent: String(seat.points) }));
+        if (table.winner && seat.name === table.winner) line.classList.add("winner");
+        seats.append(line);
+      }
+      const card = el(
+        "article",
+        { className: `screen-table status-${table.status}` },
+        el("h3", {}, fill(labels.table, { number: table.number }), " ",
+          el("span", { className: "status", textContent: labels[table.status] })),
+        seats,
+      );
+      if (table.winner) card.append(el("p", { className: "screen-winner", textContent: fill(labels.wins, { name: table.winner }) }));
+      if (table.brought_down) card.append(el("p", { className: "screen-down", textContent: fill(labels.brought_down, { name: table.brought_down }) }));
+      return card;
+    }),
+  );
+  const byes = document.getElementById("screen-byes");
+  byes.textContent = data.byes.length ? `${labels.byes} ${data.byes.join(", ")}` : "";
+}
+
+function drawStandings(data) {
+  const body = document.getElementById("screen-standings");
+  body.replaceChildren(
+    ...data.standings.map((row) => {
+      const name = el("td", { textContent: row.name });
+      if (!row.present) name.append(el("span", { className: "left", textContent: ` (${labels.left})` }));
+      return el("tr", {},
+        el("td", { textContent: String(row.rank) }), name,
+        el("td", { textContent: String(row.points) }),
+        el("td", { textContent: String(row.game_points) }));
+    }),
+  );
+}
+
+function drawRound(data) {
+  const line = document.getElementById("screen-round");
+  if (data.finished) line.textContent = labels.over;
+  else if (data.round) line.textContent = fill(labels.round, { number: data.round, total: data.rounds });
+  else line.textContent = fill(labels.before, { count: data.players });
+  const join = document.getElementById("screen-join");
+  if (join) join.hidden = !data.registration_open || data.finished;
+  endsAt = data.ends_at && !data.finished ? Date.parse(data.ends_at) : null;
+  offsetMs = Date.parse(data.now) - Date.now();
+  tick();
+}
+
+function tick() {
+  if (endsAt === null) {
+    timer.hidden = true;
+    return;
+  }
+  timer.hidden = false;
+  const left = Math.max(0, Math.round((endsAt - (Date.now() + offsetMs)) / 1000));
+  if (left === 0) {
+    timer.textContent = labels.time_up;
+    timer.classList.add("time-up");
+    return;
+  }
+  timer.classList.remove("time-up");
+  const minutes = Math.floor(left / 60);
+  const seconds = String(left % 60).padStart(2, "0");
+  timer.textContent = `${minutes}:${seconds}`;
+}
+
+async function poll() {
+  try {
+    const response = await fetch(root.dataset.url, { headers: { Accept: "application/json" } });
+    if (!response.ok) return;
+    const data = await response.json();
+    drawRound(data);
+    drawTables(data);
+    drawStandings(data);
+  } catch {
+    // The venue's network hiccups: keep the last picture, try again at the next poll.
+  }
+}
+
+poll();
+setInterval(poll, POLL_MS);
+setInterval(tick, 1000);
