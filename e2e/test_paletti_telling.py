@@ -87,6 +87,8 @@ def test_the_end_panel_waits_until_the_pieces_have_landed(seeded_server, page):
     from paletti.tests.setups import lopsided_setup
 
     play_pink(seeded_server, page, lopsided_setup(15))
+    level = blue_rows(page, "#villa-depth")  # the blue platform, level on its columns
+    assert level > 0
     page.locator(".column-choice[data-column='15']").click()
     expect(page.get_by_role("button", name="Pull it out quickly")).to_be_visible()
     watch(page)
@@ -106,7 +108,33 @@ def test_the_end_panel_waits_until_the_pieces_have_landed(seeded_server, page):
     assert still[0] - moving[0] >= 1000 * frames[-1]["t"] * 0.95, records
     assert not any(r["end"] and r["animating"] for r in records), records
     assert shown[0] >= still[0], records
+    # The blue platform came to lie tilted across the width, on the columns: from the side
+    # it is seen slantwise, a band as tall as its tilt, not a level board on top.
+    assert abs(answer.value.json()["state"]["platforms"][0]["angle"]) > 0.3
+    assert blue_rows(page, "#villa-depth") >= 4 * level, (level, blue_rows(page, "#villa-depth"))
     screenshot(page, "paletti-end-after-the-fall")
+
+
+# Rows of a canvas holding the blue platform's colour (drawn whole or half see-through).
+BLUE_ROWS = """(selector) => {
+    const canvas = document.querySelector(selector);
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let rows = 0;
+    for (let y = 0; y < canvas.height; y += 1) {
+        for (let x = 0; x < canvas.width; x += 1) {
+            const i = 4 * (y * canvas.width + x);
+            if (data[i + 2] > 150 && data[i + 2] - data[i] > 60 && data[i + 2] - data[i + 1] > 25) {
+                rows += 1;
+                break;
+            }
+        }
+    }
+    return rows;
+}"""
+
+
+def blue_rows(page, selector):
+    return page.evaluate(BLUE_ROWS, selector)
 
 
 def test_nobody_is_told_your_turn_while_a_bot_thinks_or_its_moves_are_told(seeded_server, device):

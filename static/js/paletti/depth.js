@@ -21,10 +21,26 @@ const FOCUS = "#d35400";
 
 const view = { canvas: null, state: null, poses: {}, anim: null, scale: 1, x0: 0, y0: 0 };
 
+// A platform's side pose carries a fourth number: its tilt across the width (the front
+// view's angle). A board tilted that way is seen from the side as a band as tall as its
+// tilt makes it, not as a level board: after a fall to the left or right it shows lying.
+function withTilt(side, front) {
+  return side ? [...side.slice(0, 3), front ? front[2] : 0] : null;
+}
+
 function posesOf(state) {
   const poses = {};
   for (const col of state.columns) poses["c" + col.id] = col.side || null;
-  for (const p of state.platforms) poses["p" + p.index] = p.side || null;
+  for (const p of state.platforms) poses["p" + p.index] = withTilt(p.side, [p.x, p.y, p.angle]);
+  return poses;
+}
+
+// A frame's side poses, platforms with their tilt across the width.
+function sidePoses(frame) {
+  const poses = { ...frame.side };
+  for (const name of Object.keys(poses)) {
+    if (name[0] === "p") poses[name] = withTilt(poses[name], (frame.poses || {})[name]);
+  }
   return poses;
 }
 
@@ -101,7 +117,13 @@ function draw() {
   ctx.globalAlpha = 1;
   for (const p of state.platforms) {
     const pose = view.poses["p" + p.index];
-    if (pose) box(ctx, pose, p.length, p.thickness, PAINT[p.colour], "rgba(0,0,0,0.7)");
+    if (!pose) continue;
+    const tilt = pose[3] || 0;
+    const tall = p.thickness * Math.abs(Math.cos(tilt)) + p.length * Math.abs(Math.sin(tilt));
+    // Seen slantwise, half see-through: the columns it leans on still show.
+    ctx.globalAlpha = Math.abs(tilt) > 0.1 ? 0.6 : 1;
+    box(ctx, pose, p.length, tall, PAINT[p.colour], "rgba(0,0,0,0.7)");
+    ctx.globalAlpha = 1;
   }
   drawGhost(ctx);
   ctx.fillStyle = "#1f2328";
@@ -187,7 +209,7 @@ export function adopt(state, opening) {
 export function play(frames) {
   if (!view.state) return;
   const target = { ...view.poses };
-  for (const frame of frames || []) Object.assign(target, frame.side || {});
+  for (const frame of frames || []) if (frame.side) Object.assign(target, sidePoses(frame));
   run(frames, target);
 }
 
@@ -202,7 +224,7 @@ function run(frames, target) {
   const from = view.poses;
   const tracks = {};
   for (const frame of moving) {
-    for (const [name, pose] of Object.entries(frame.side)) {
+    for (const [name, pose] of Object.entries(sidePoses(frame))) {
       if (!tracks[name]) tracks[name] = [[0, from[name] || null]];
       tracks[name].push([frame.t, pose]);
     }
