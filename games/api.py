@@ -5,7 +5,7 @@ from contextlib import contextmanager
 import django_filters
 import reversion
 from django.db import models
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -36,8 +36,8 @@ from .models import (
     RuleLanguage,
     RuleSummary,
 )
-from .pagination import GamePagination
 from .search import suggest
+from .selectors import list_games
 
 
 class EsarSerializer(serializers.ModelSerializer):
@@ -76,8 +76,8 @@ class CreditSerializer(serializers.ModelSerializer):
 
 # What a listed game's ESAR category is read with: its code, family and every label.
 ESAR_COLUMNS = ("code", "family", "label_fr", "label_da", "label_pl", "label_en")
-# A listed game's languages, fetched once for the whole page (``GameViewSet.list``) as a
-# plain list on each game: the related manager and queryset Django otherwise builds for
+# A listed game's languages, fetched once for the whole page (``GameList.prefetch_related``)
+# as a plain list on each game: the related manager and queryset Django otherwise builds for
 # every game of the page were 3 600 of the 30 000 Python calls of a 20-game text search.
 LANGUAGES_OF_PAGE = Prefetch("languages", to_attr="language_list")
 # A listed game's own fields, sent as they are stored.
@@ -192,12 +192,6 @@ class SuggestionSerializer(serializers.Serializer):
     html_url = serializers.CharField(help_text="The game's page in the request's language.")
 
 
-class PageSizeSerializer(serializers.Serializer):
-    page_size = serializers.IntegerField(
-        min_value=1, max_value=GamePagination.max_page_size, required=False
-    )
-
-
 class SuggestionQuerySerializer(serializers.Serializer):
     q = serializers.CharField(
         max_length=MAX_QUERY_LENGTH, allow_blank=True, trim_whitespace=True, required=True
@@ -214,8 +208,7 @@ class StrictFilterBackend(DjangoFilterBackend):
 
     def filterset(self, request, queryset, view):
         """The view's ``GameFilter`` bound to the request's parameters and valid (else a
-        400 naming each bad parameter): its ``qs``, and its ``match_count`` once ``qs`` is
-        read."""
+        400 naming each bad parameter)."""
         filterset_class = self.get_filterset_class(view, queryset)
         empty = [
             name
@@ -278,20 +271,22 @@ class GameViewSet(viewsets.ModelViewSet):
     def get_serializer_class(self):
         return GameListSerializer if self.action == "list" else GameSerializer
 
-    def list(self, request, *args, **kwargs):
-        # A page size outside what the schema says is refused, not silently changed.
-        PageSizeSerializer(data=request.query_params).is_valid(raise_exception=True)
-        # ListModelMixin.list, with the number of matches a text search found handed to
-        # the paginator, which would otherwise count them by running the search again.
-        filterset = StrictFilterBackend().filterset(request, self.get_queryset(), self)
-        games = filterset.qs
-        page = self.paginator.paginate_queryset(
-            games, request, view=self, known_count=filterset.match_count
+    def filter_queryset(self, queryset):
+        if self.action != "list":
+            return super().filter_queryset(queryset)
+        # The list: the games ``list_games`` lists for the request's filters (each bad one
+        # named in a 400, after a bad page size), read as ``queryset`` reads them, and
+        # counted as far as the page asked for; DRF's list pages through it.
+        paginator = self.paginator
+        per_page = paginator.get_page_size(self.request)
+        filters = StrictFilterBackend().filterset(self.request, queryset, self)
+        games = list_games(
+            games=queryset,
+            **filters.form.cleaned_data,
+            page=self.request.query_params.get(paginator.page_query_param),
+            per_page=per_page,
         )
-        # The page's languages in one query, whichever of the best-first parts of a
-        # common word its games came from (each part prefetching its own took two).
-        prefetch_related_objects(page, LANGUAGES_OF_PAGE)
-        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+        return games.prefetch_related(LANGUAGES_OF_PAGE)
 
     # Writes through the API are versions in the admin's history too, with their author.
     def perform_create(self, serializer):

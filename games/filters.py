@@ -1,4 +1,6 @@
-"""The catalogue's filters, one definition for the HTML pages and the API alike."""
+"""The catalogue list's parameters (words, filters, a sort), one definition for the list
+page's form and the API alike: their fields, how each is validated and said, and the
+API's schema. ``games.selectors.list_games`` lists the games they ask for."""
 
 import copy
 
@@ -8,8 +10,10 @@ from django.urls import reverse_lazy
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
+from .copies import available_games
 from .models import MAX_AGE, MAX_DURATION, MAX_PLAYERS, EsarCategory, EsarFamily, Game, Language
-from .search import MATCH_LIMIT, best_first, find
+from .search import search
+from .selectors import SORTS
 
 
 class StrictBooleanField(forms.NullBooleanField):
@@ -77,6 +81,10 @@ class WholeNumberFilter(django_filters.NumberFilter):
 
 
 class GameFilter(django_filters.FilterSet):
+    """What a patron may ask a list for. Valid, its form's ``cleaned_data`` are
+    ``games.selectors.list_games``'s arguments; ``qs`` keeps the games they ask for
+    (django-filter as shipped: the API looks a single game up among them)."""
+
     q = django_filters.CharFilter(
         label=_("Search"),
         method="filter_text",
@@ -127,13 +135,7 @@ class GameFilter(django_filters.FilterSet):
     )
     ordering = StableOrderingFilter(
         label=_("Sort by"),
-        fields=(
-            ("title", "title"),
-            ("duration_minutes", "duration"),
-            ("min_age", "age"),
-            ("max_players", "players"),
-            ("year", "year"),
-        ),
+        fields=tuple((field, name) for name, field in SORTS.items()),
         # django-filter looks an ascending label up by the model field's name and a
         # descending one by the parameter with its minus sign.
         field_labels={
@@ -155,34 +157,15 @@ class GameFilter(django_filters.FilterSet):
         model = Game
         fields = []
 
-    # How many games the text search found (``games.search.Matches.count``: up to
-    # MATCH_LIMIT + 1), None without a text search; known once ``qs`` is read. The
-    # paginator takes it instead of counting the games, which runs the search again.
-    match_count = None
-
     def get_form_class(self):
         # The same filters for every request, so one form class, declared once as any
         # Django form is (each form still deep-copies its fields); django-filter's own
         # builds a new class and new fields per request (a tenth of an uncached page).
         return GameFilterForm
 
-    def filter_queryset(self, queryset):
-        # The text search after the other filters (the sort last): it ranks the matches
-        # whole when they are few, so it must see the games the page lists, not more.
-        data = self.form.cleaned_data
-        names = [name for name in data if name not in ("q", "ordering")] + ["q", "ordering"]
-        for name in names:
-            if name in data:
-                queryset = self.filters[name].filter(queryset, data[name])
-        return queryset
-
     def filter_text(self, queryset, name, value: str):
-        if not value.strip():
-            return queryset
         # Ranked: the exact title, titles starting with the words, then by relevance.
-        matches = find(queryset, value)
-        self.match_count = matches.count
-        return matches.games
+        return search(queryset, value) if value.strip() else queryset
 
     def filter_players(self, queryset, name, value: int):
         return queryset.playable_by(int(value))
@@ -200,8 +183,6 @@ class GameFilter(django_filters.FilterSet):
         return queryset.in_language(value)
 
     def filter_available(self, queryset, name, value):
-        from .copies import available_games
-
         return available_games(queryset) if value else queryset
 
 
@@ -210,17 +191,3 @@ GameFilterForm = type(
     (GameFilter._meta.form,),
     {name: filter_.field for name, filter_ in copy.deepcopy(GameFilter.base_filters).items()},
 )
-
-
-def relevance_parts(queryset, params, match_count):
-    """The two parts of the pages (``games.search.best_first``) of a text search listed by
-    relevance (no sort asked for) with more matches than the search ranks whole
-    (``match_count``, ``GameFilter.match_count``, above ``MATCH_LIMIT``), else None.
-    ``params`` are the page's or the API's query parameters, already validated by
-    ``GameFilter``. Fewer matches are ranked whole, so their parts are not built."""
-    query = params.get("q") or ""
-    if match_count is None or match_count <= MATCH_LIMIT:
-        return None
-    if not query.strip() or params.get("ordering"):
-        return None
-    return best_first(queryset, query)

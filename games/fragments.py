@@ -3,10 +3,10 @@
 Rendering was most of an uncached list page: twelve cards through the template engine,
 and the filter form's seven widgets through Django's widget templates (8–12 ms). A card
 depends only on its game (and what the game names: people, publisher, ESAR label), the
-filter form and the number of games it keeps only on the filters asked for; all change
-with the catalogue's version,
+filter form only on the filters asked for; both change with the catalogue's version,
 which is in their keys, so an edit anywhere renders them anew in every process. A card
-rendered for one page serves every other page that lists the game.
+rendered for one page serves every other page that lists the game. (How many games the
+filters keep is kept by the list itself: ``games.selectors.list_games``.)
 
 Both hold links, which carry the script prefix (the path the site is mounted under, from
 the server's ``SCRIPT_NAME``): it is in their keys too, so a request that brings another
@@ -51,20 +51,17 @@ def game_cards(game_ids, *, version: int, games_to_render) -> list[str]:
     return [mark_safe(cards[keys[pk]]) for pk in game_ids if keys[pk] in cards]  # noqa: S308
 
 
-def filters(form, params, *, version: int, count) -> tuple[str, int]:
-    """The filter form as rendered for these parameters (values, errors, its buttons), and
-    how many games these filters keep, ``count()`` (called only when not kept yet),
+def filters(form, params, *, version: int) -> str:
+    """The filter form as rendered for these parameters (values, errors, its buttons),
     keyed by the parameters as a URL encodes them: "age=8%26q%3DX" is not "age=8&q=X".
 
-    Both depend only on the filters and the catalogue's version: paging through the
-    games a set of filters keeps, or showing them again, counts them once (a count query
-    was a sixth of an uncached list page)."""
-    [key] = _keys("filters", version, [params.urlencode()])
+    It depends only on the filters and the catalogue's version: paging through the games
+    a set of filters keeps, or showing them again, renders it once."""
+    [key] = _keys("filter-form", version, [params.urlencode()])
     cache = caches["pages"]
-    kept = cache.get(key)
-    if kept is None:
+    html = cache.get(key)
+    if html is None:
         context = {"form": form, "filtered": any(params.values())}
-        kept = (get_template("includes/filter_form.html").render(context), count())
-        cache.set(key, kept, PAGE_TIMEOUT)
-    html, found = kept
-    return mark_safe(html), found  # noqa: S308 - rendered by the template engine, escaped there
+        html = get_template("includes/filter_form.html").render(context)
+        cache.set(key, html, PAGE_TIMEOUT)
+    return mark_safe(html)  # noqa: S308 - rendered by the template engine, escaped there

@@ -3,17 +3,18 @@
 import json
 
 from django.conf import settings
+from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import get_language
 
 from .caching import catalogue_page
-from .filters import GameFilter, relevance_parts
+from .filters import GameFilter
 from .forms import CompareForm
 from .fragments import filters, game_cards
 from .models import Game, GameAuthor, RuleSummary
-from .pagination import COUNT_CAP, CappedPaginator, count_up_to_cap
+from .selectors import COUNT_CAP, list_games
 
 PAGE_SIZE = 12
 
@@ -43,33 +44,26 @@ def game_list(request):
     """The catalogue, filtered the way a patron thinks, sorted and paginated."""
     params = request.GET.copy()
     params.pop("page", None)
-    filterset = GameFilter(params or None, queryset=Game.objects.for_display(), request=request)
+    filterset = GameFilter(params or None, request=request)
     valid = filterset.is_valid() if filterset.is_bound else True
+    version = request.catalogue_version.version
+    number = request.GET.get("page")
+    if valid:
+        wanted = filterset.form.cleaned_data if filterset.is_bound else {}
+        games = list_games(**wanted, page=number, per_page=PAGE_SIZE, version=version)
+    else:
+        games = list_games(games=Game.objects.none(), per_page=PAGE_SIZE)
     # A page needs only its games' ids (their cards are rendered, or kept, from
     # ``_listing_queryset``): rows of id, slug and title, not model instances.
-    games = (filterset.qs if valid else Game.objects.none()).values_list(
-        "pk", "slug", "title", named=True
-    )
-    version = request.catalogue_version.version
-    # A text search has counted its matches; other filters are counted once per version.
-    searched = filterset.match_count if valid else None
-    parts = relevance_parts(games, params, searched) if valid else None
-    filter_form, found = filters(
-        filterset.form,
-        params,
-        version=version,
-        count=lambda: count_up_to_cap(games) if searched is None else searched,
-    )
-    page = CappedPaginator(games, PAGE_SIZE, best_first=parts, known_count=found).get_page(
-        request.GET.get("page")
-    )
+    games = games.values_list("pk", "slug", "title", named=True)
+    page = Paginator(games, PAGE_SIZE).get_page(number)
     return render(
         request,
         "games/game_list.html",
         {
             "filter": filterset,
             "form": filterset.form,
-            "filter_form": filter_form,
+            "filter_form": filters(filterset.form, params, version=version),
             "valid": valid,
             "page_obj": page,
             "games": page.object_list,
@@ -79,7 +73,7 @@ def game_list(request):
                 games_to_render=_listing_queryset,
             ),
             "count": page.paginator.count,
-            "count_capped": page.paginator.count_capped,
+            "count_capped": games.count_capped,
             "count_cap": COUNT_CAP,
             "query_string": params.urlencode(),
         },

@@ -10,7 +10,7 @@ One entry point per need, the same on both databases:
 - ``suggest(query)`` completes titles as a patron types;
 - ``best_first(queryset, query)``: with more matches than ``MATCH_LIMIT`` (which
   ``search`` lists newest first), the games the query weighs most in, heaviest first,
-  and the others: the two parts of the pages (``games.pagination.CappedPaginator``).
+  and the others: the two parts of the pages (``games.selectors.GameList``).
 
 Relevance is the same on both databases: each game keeps the words that weigh most in it
 (``games.text.word_weights``, the ``SearchWeight`` table), and a match ranks by the weight

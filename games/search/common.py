@@ -154,7 +154,7 @@ def ranked(queryset, terms, folded: str, *, matches: int, look_alike=None, join=
 def best_first(queryset, terms):
     """The games of ``queryset`` (every match of a common word) that the query's longest
     word weighs most in, heaviest first, and the others newest first: the two parts of
-    its pages (``games.pagination.CappedPaginator``).
+    its pages (``games.selectors.GameList``).
 
     Both are read in index order, a page's worth of rows: ranking every match of
     "joueurs" at 100 000 games took 145 ms even by a stored score, sorting them all. The
