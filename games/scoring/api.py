@@ -32,7 +32,9 @@ def count_field(most, help_text=""):
 
 @refuses_unknown_keys
 class PlanetSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=NAME_LENGTH, required=False, allow_blank=True)
+    name = serializers.CharField(
+        max_length=NAME_LENGTH, required=False, allow_blank=True, allow_null=True
+    )
     characters = serializers.ListField(
         child=serializers.ChoiceField(choices=[c.value for c in petit_prince.Character]),
         help_text="The four characters in the corners (identical ones allowed).",
@@ -105,7 +107,9 @@ class ScoringSerializer(serializers.Serializer):
 
 @refuses_unknown_keys
 class AlhambraPlayerSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=NAME_LENGTH, required=False, allow_blank=True)
+    name = serializers.CharField(
+        max_length=NAME_LENGTH, required=False, allow_blank=True, allow_null=True
+    )
 
 
 @refuses_unknown_keys

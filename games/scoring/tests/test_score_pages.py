@@ -185,6 +185,27 @@ def test_the_alhambra_endpoint_counts_dirk_and_running_totals(client):
     assert data["totals"] == [12, 9]
 
 
+@pytest.mark.parametrize(
+    "endpoint, body",
+    [
+        (
+            "api:score-petit-prince",
+            {
+                "players": [
+                    {"name": None, "characters": ["king"] * 4},
+                    {"name": "Ben", "characters": ["king"] * 4},
+                ]
+            },
+        ),
+        ("api:score-alhambra", {"players": [{"name": None}, {"name": "Ben"}]}),
+    ],
+)
+def test_an_empty_name_as_the_page_sends_it_is_no_error(client, endpoint, body):
+    # The page's script sends a field left empty as null.
+    answer = post(client, endpoint, body)
+    assert answer.status_code == 200, answer.json()
+
+
 def test_the_alhambra_endpoint_refuses_scorings_out_of_order(client):
     body = {
         "players": [{}, {}, {}],
