@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from itertools import islice
 
+import defusedxml
+import defusedxml.sax
 import reversion
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
@@ -598,8 +600,8 @@ def record_count(content: bytes) -> int:
         return max(content.count(b"\x1d"), 1)
     counter = _RecordCounter()
     try:
-        xml.sax.parseString(content, counter)
-    except xml.sax.SAXException:
+        defusedxml.sax.parseString(content, counter)
+    except (xml.sax.SAXException, defusedxml.DefusedXmlException):
         return max(len(_XML_RECORD_END.findall(content)), 1)
     return max(counter.records, 1)
 
