@@ -186,6 +186,20 @@ def test_a_duplicate_of_a_staff_record_is_left_alone(seed):
     assert outcome(report, 1).action == "duplicate"
 
 
+def test_overwriting_a_staff_record_never_empties_what_the_record_says_nothing_of(seed):
+    before = Game.objects.get(slug="alhambra")
+    assert before.principle and before.rules
+    report = run(corpus.iso([corpus.alhambra(year="2004")]), overwrite=True)
+    assert outcome(report, 1).action == "updated"
+    after = Game.objects.get(slug="alhambra")
+    assert after.year == 2004  # what the record says replaces
+    assert (after.principle, after.pedagogical_analysis, after.rules) == (
+        before.principle,
+        before.pedagogical_analysis,
+        before.rules,
+    )
+
+
 def test_a_duplicate_is_found_by_ean_first(esar):
     run(corpus.iso([corpus.alhambra(ean="4010349602106")]))
     report = run(corpus.iso([corpus.alhambra(title="Alhambra (2e édition)", ean="4010349602106")]))

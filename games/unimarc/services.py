@@ -557,6 +557,10 @@ def import_one(
     for name in FIELDS:
         if new[name] == current[name]:
             continue
+        if new[name] == EMPTY.get(name, "") and current[name] != EMPTY.get(name, ""):
+            # A record that says nothing of a field does not empty it, with or without
+            # `overwrite`: a staff-made record's principle or rules stay.
+            continue
         staff_edited = imported is not None and name in before and current[name] != before[name]
         if staff_edited and not options.overwrite:
             outcome.kept.append(name)
