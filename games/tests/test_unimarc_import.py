@@ -200,6 +200,14 @@ def test_overwriting_a_staff_record_never_empties_what_the_record_says_nothing_o
     )
 
 
+def test_a_negative_player_count_is_refused_with_its_reason_not_stored_positive(esar):
+    custom = {**corpus.ALHAMBRA_CUSTOM, "nb_joueurs_min": "-5"}
+    report = run(corpus.iso([corpus.alhambra(custom=custom)]))
+    assert outcome(report, 1).action == "failed"
+    assert "“-5” is negative" in outcome(report, 1).reason
+    assert not Game.objects.exists()
+
+
 def test_a_duplicate_is_found_by_ean_first(esar):
     run(corpus.iso([corpus.alhambra(ean="4010349602106")]))
     report = run(corpus.iso([corpus.alhambra(title="Alhambra (2e édition)", ean="4010349602106")]))

@@ -159,6 +159,18 @@ def petit_prince(**changes):
     return pmb_record(**values)
 
 
+# Alhambra's PMB custom fields.
+ALHAMBRA_CUSTOM = {
+    "nb_joueurs_min": "2",
+    "nb_joueurs_max": "6",
+    "age_min": "8",
+    "age_max": "99",
+    "duree": "60",
+    "contenu": "6 cartons de départ, 54 édifices, 108 cartes de paiement en 4 "
+    "devises, 1 bourse en tissu, 1 règle du jeu.",
+}
+
+
 def alhambra(**changes):
     values = {
         "notice_id": 103,
@@ -167,15 +179,7 @@ def alhambra(**changes):
         "publisher": "Queen Games",
         "year": "2003",
         "category": "A 400 jeux de règles",
-        "custom": {
-            "nb_joueurs_min": "2",
-            "nb_joueurs_max": "6",
-            "age_min": "8",
-            "age_max": "99",
-            "duree": "60",
-            "contenu": "6 cartons de départ, 54 édifices, 108 cartes de paiement en 4 "
-            "devises, 1 bourse en tissu, 1 règle du jeu.",
-        },
+        "custom": dict(ALHAMBRA_CUSTOM),
     }
     values.update(changes)
     return pmb_record(**values)

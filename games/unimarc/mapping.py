@@ -213,6 +213,20 @@ def short(text: str, length: int = 60) -> str:
     return text if len(text) <= length else text[: length - 1] + "…"
 
 
+# The custom fields read as numbers, and a value that starts as a negative one.
+NUMBER_TARGETS = (
+    "players",
+    "ages",
+    "min_players",
+    "max_players",
+    "min_age",
+    "max_age",
+    "duration_minutes",
+    "bgg_id",
+)
+NEGATIVE = re.compile(r"\s*[-−–]\s*\d")
+
+
 def first_number(text: str) -> int | None:
     match = re.search(r"\d+", text or "")
     return int(match.group()) if match else None
@@ -383,19 +397,19 @@ def _custom_fields(record, data, used, custom_fields):
             continue
         if target == "ignore" or not value:
             continue
+        if target in NUMBER_TARGETS and NEGATIVE.match(value):
+            # "-5" is no count: read as 5 it would be stored without a word.
+            data.errors.append(
+                _("%(source)s: “%(value)s” is negative; a count is 0 or more.")
+                % {"source": source, "value": short(value)}
+            )
+            continue
         if target in ("players", "ages"):
             low, high = number_range(value)
             prefix = "players" if target == "players" else "age"
             data.give(f"min_{prefix}", low, source)
             data.give(f"max_{prefix}", high, source)
-        elif target in (
-            "min_players",
-            "max_players",
-            "min_age",
-            "max_age",
-            "duration_minutes",
-            "bgg_id",
-        ):
+        elif target in NUMBER_TARGETS:
             number = first_number(value)
             if number is None:
                 data.errors.append(
