@@ -208,6 +208,15 @@ def test_a_negative_player_count_is_refused_with_its_reason_not_stored_positive(
     assert not Game.objects.exists()
 
 
+def test_the_french_report_says_a_record_was_created_not_created_on(esar):
+    from games.unimarc.report import report_lines
+
+    report = run(corpus.iso([corpus.alhambra()]))
+    with translation.override("fr"):
+        text = "\n".join(str(line) for line in report_lines(report, verbose=False))
+    assert "créé" in text and "créé le" not in text
+
+
 def test_a_duplicate_is_found_by_ean_first(esar):
     run(corpus.iso([corpus.alhambra(ean="4010349602106")]))
     report = run(corpus.iso([corpus.alhambra(title="Alhambra (2e édition)", ean="4010349602106")]))

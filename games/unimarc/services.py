@@ -25,7 +25,7 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.db.models import prefetch_related_objects
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.checklist import ContentItem, parse_contents
 from games.copies import Copy, status_from_pmb
@@ -183,7 +183,8 @@ class ImportReport:
 
 
 ACTION_LABELS = {
-    "created": gettext_lazy("created"),
+    # A record the import made a game of ("created" alone is also a date field's name).
+    "created": pgettext_lazy("import outcome", "created"),
     "updated": gettext_lazy("updated"),
     "unchanged": gettext_lazy("unchanged"),
     "duplicate": gettext_lazy("duplicate, left alone"),
