@@ -7,7 +7,8 @@ from django.db.models.functions import TruncMonth
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
-from .admin_inlines import MAX_COPY_ROWS, BoundedInlineMixin
+from games.admin_inlines import MAX_COPY_ROWS, BoundedInlineMixin
+
 from .checklist import ContentItem, CopyCheck, CopyCheckLine
 from .copies import Copy, CopyStatus
 
@@ -70,7 +71,7 @@ class CopyCheckAdmin(admin.ModelAdmin):
         statistics = path(
             "statistics/",
             self.admin_site.admin_view(self.statistics_view),
-            name="games_copycheck_statistics",
+            name="lending_copycheck_statistics",
         )
         return [statistics, *super().get_urls()]
 
@@ -84,7 +85,7 @@ class CopyCheckAdmin(admin.ModelAdmin):
             "most_missing": games_with_most_missing(),
             "per_month": checks_per_month(),
         }
-        return TemplateResponse(request, "admin/games/copycheck/statistics.html", context)
+        return TemplateResponse(request, "admin/lending/copycheck/statistics.html", context)
 
 
 def games_with_most_missing(limit: int = 20):
