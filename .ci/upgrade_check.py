@@ -4,9 +4,11 @@
     python .ci/upgrade_check.py check      # run from this tree, after `migrate`
 
 `populate` uses only what the previous release offers (its models and services): games
-edited, a rule summary added and one changed, matches in play and finished. `check` asks
-for every page and API answer a visitor can reach over that data, each language, every
-match (read, and an action posted in each match still in play), and fails on any 5xx.
+edited, a rule summary added and one changed, matches in play and finished, and, when that
+release has copies, copies with a check and a volunteer of the Ludothécaire group. `check`
+asks for every page and API answer a visitor can reach over that data, each language, every
+match (read, and an action posted in each match still in play), the desk's pages as that
+volunteer (the copies and the group's permissions must have survived), and fails on any 5xx.
 """
 
 import os
@@ -24,6 +26,9 @@ from django.core.management import call_command  # noqa: E402
 
 MATCHES_IN_PLAY = 6
 MATCHES_FINISHED = 2
+# The copies `populate` writes when the previous release has them: barcode → status.
+COPIES = {"UPG001": "available", "UPG002": "incomplete", "UPG/003": "on_loan"}
+VOLUNTEER = "upgrade-desk"
 
 
 def populate():
@@ -52,18 +57,48 @@ def populate():
     for n in range(40):
         outcome = services.create_match(seats=people, seed=200 + n)
         for _ in range(400):
-            if outcome.state.rules["phase"] == "over":
+            if _phase(outcome.state.rules) == "over":
                 finished += 1
                 break
             outcome = _play_once(services, engine, outcome.match, rng)
         if finished == MATCHES_FINISHED:
             break
+    copies = _populate_copies()
     print(
         f"populated: {Game.objects.count()} games, {MATCHES_IN_PLAY} matches in play, "
-        f"{finished} finished"
+        f"{finished} finished, {copies} copies"
     )
     if finished < MATCHES_FINISHED:
         sys.exit("could not finish the matches to upgrade")
+
+
+def _phase(rules) -> str:
+    """The rules' phase: a dict in earlier engines, an object in later ones."""
+    return rules["phase"] if isinstance(rules, dict) else rules.phase
+
+
+def _populate_copies() -> int:
+    """Copies, a check that found a piece short, and a volunteer: if the release has them."""
+    from django.contrib.auth.models import Group, User
+
+    from games import models
+
+    if not hasattr(models, "Copy"):  # copies came later, or live in their own app
+        return 0
+    villa = models.Game.objects.get(slug="villa-paletti")
+    for barcode, status in COPIES.items():
+        models.Copy.objects.create(game=villa, barcode=barcode, status=status)
+    check = models.CopyCheck.objects.create(
+        copy=models.Copy.objects.get(barcode="UPG002"), complete=False
+    )
+    for item in villa.content_items.all():
+        found = item.count - 1 if item.count > 1 else item.count
+        models.CopyCheckLine.objects.create(
+            copy_check=check, item=item, expected=item.count, found=found
+        )
+    user = User.objects.create_user(VOLUNTEER, is_staff=True)
+    user.groups.add(Group.objects.get(name="Ludothécaire"))
+    return len(COPIES)
 
 
 def _play_once(services, engine, match, rng):
@@ -115,6 +150,7 @@ def check():
     for game in games:
         ask(reverse("api:game-detail", kwargs={"slug": game.slug}))
         ask(reverse("api:game-rules", kwargs={"slug": game.slug}))
+    desk = _check_desk(client, ask)
     played = 0
     outdated = 0
     for match in matches:
@@ -137,17 +173,46 @@ def check():
     print(
         f"checked {len(answers)} answers after the upgrade: {dict(sorted(counts.items()))}; "
         f"{len(matches)} matches read, an action posted in {played}, "
-        f"{outdated} said to be no longer playable (stored by an earlier engine)"
+        f"{outdated} said to be no longer playable (stored by an earlier engine); {desk}"
     )
     match_pages = [a for a in answers if "/paletti/" in a[2] and a[1] == "GET"]
     wrong = [a for a in match_pages if a[0] not in (200, 410)]
     for answer in wrong:
         print("  a match answered neither 200 nor 410:", *answer)
     errors += wrong
+    wrong_desk = [a for a in answers if "/desk/" in a[2] and a[0] != 200]
+    for answer in wrong_desk:
+        print("  a desk page answered the volunteer other than 200:", *answer)
+    errors += wrong_desk
     for answer in errors:
         print("  5xx:", *answer)
     if errors or unhealthy:
         sys.exit("the upgraded site answers errors" if errors else "/healthz is not 200")
+
+
+def _check_desk(client, ask) -> str:
+    """The copies the previous release held, each on the desk as its volunteer sees it."""
+    from django.contrib.auth.models import User
+    from django.urls import reverse
+    from django.utils import translation
+
+    from games.lending.models import Copy, CopyCheck
+
+    volunteer = User.objects.filter(username=VOLUNTEER).first()
+    if volunteer is None:
+        return "no copies in the previous release"
+    held = dict(Copy.objects.filter(barcode__in=COPIES).values_list("barcode", "status"))
+    if held != COPIES:
+        sys.exit(f"copies lost or changed by the upgrade: {held} instead of {COPIES}")
+    if not CopyCheck.objects.get(copy__barcode="UPG002").missing():
+        sys.exit("the check of UPG002 lost its lines")
+    client.force_login(volunteer)  # what it may do: its group's permissions
+    with translation.override("fr"):
+        ask(reverse("lending:desk"))
+        for barcode in COPIES:
+            ask(reverse("lending:desk-copy", kwargs={"barcode": barcode}))
+    client.logout()
+    return f"{len(held)} copies kept, their desk pages read by a volunteer"
 
 
 if __name__ == "__main__":

@@ -116,6 +116,7 @@ INSTALLED_APPS = [
     "csp",
     "games",
     "games.scoring",
+    "games.lending",
     "paletti",
     "paletti.tournament",
 ]

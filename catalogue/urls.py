@@ -40,6 +40,7 @@ urlpatterns += i18n_patterns(
     path("paletti/", include("paletti.urls")),
     path("", include("games.scoring.urls")),
     path("tournament/", include("paletti.tournament.urls")),
+    path("", include("games.lending.urls")),
     path("", include("games.urls")),
 )
 

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from e2e.conftest import assert_no_serious_violation, screenshot
 from e2e.conftest import english_url as url
-from games.copies import Copy
+from games.lending.models import Copy
 from games.models import Game
 
 
@@ -15,7 +15,7 @@ def test_check_a_copy_with_a_scanner_and_the_keyboard(seeded_server, page):
     volunteer.user_permissions.add(Permission.objects.get(codename="add_copycheck"))
     Copy.objects.create(game=Game.objects.get(slug="villa-paletti"), barcode="J0001")
 
-    page.goto(url(seeded_server, "admin:login") + "?next=" + url(seeded_server, "games:desk"))
+    page.goto(url(seeded_server, "admin:login") + "?next=" + url(seeded_server, "lending:desk"))
     page.get_by_label("Username").fill("desk")
     page.get_by_label("Password").fill("desk-pass-1")
     page.keyboard.press("Enter")

@@ -11,9 +11,9 @@ from import_export.admin import ImportExportModelAdmin
 from import_export.forms import SelectableFieldsExportForm
 from reversion.admin import VersionAdmin
 
-from .admin_copies import ContentItemInline, CopyInline
 from .admin_inlines import MAX_INLINE_ROWS, BoundedInlineMixin
 from .admin_unimarc import export_unimarc_iso2709, export_unimarc_xml, upload_view
+from .lending.admin import ContentItemInline, CopyInline
 from .models import EsarCategory, Game, GameAuthor, Language, Person, Publisher, RuleSummary
 from .resources import GameResource
 

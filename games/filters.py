@@ -10,7 +10,7 @@ from django.urls import reverse_lazy
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from .copies import available_games
+from .lending.selectors import available_games
 from .models import MAX_AGE, MAX_DURATION, MAX_PLAYERS, EsarCategory, EsarFamily, Game, Language
 from .search import search
 from .selectors import SORTS

@@ -617,6 +617,4 @@ class CatalogueVersion(models.Model):
 
 
 # Models kept in their own modules, registered with the app here.
-from .checklist import ContentItem, CopyCheck, CopyCheckLine  # noqa: E402, F401
-from .copies import Copy, CopyStatus  # noqa: E402, F401
 from .provenance import ImportedRecord  # noqa: E402, F401

@@ -20,7 +20,7 @@ from django.core.cache import caches
 from django.db.models import QuerySet, prefetch_related_objects
 
 from .caching import PAGE_TIMEOUT
-from .copies import available_games
+from .lending.selectors import available_games
 from .models import Game
 from .search import MATCH_LIMIT, best_first, find
 

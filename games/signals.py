@@ -17,7 +17,6 @@ from django.dispatch import receiver
 from .markdown import render_markdown
 from .models import (
     CatalogueVersion,
-    Copy,
     EsarCategory,
     Game,
     GameAuthor,
@@ -119,12 +118,4 @@ def name_changed(sender, instance, raw, **kwargs):
 @receiver(post_delete, sender=Language)
 def vocabulary_changed(sender, **kwargs):
     """Anything else a catalogue page shows: cached pages and ETags move on."""
-    catalogue_changed()
-
-
-@receiver(post_save, sender=Copy)
-@receiver(post_delete, sender=Copy)
-def copy_changed(sender, **kwargs):
-    """The public record shows copies on the shelf: cached pages must move on (what a
-    game is found by does not change: nothing to reindex)."""
     catalogue_changed()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import desk, views
+from . import views
 
 app_name = "games"
 
@@ -12,8 +12,4 @@ urlpatterns = [
 urlpatterns += [
     path("games/<slug:slug>/rules/compare/", views.game_rules_compare, name="game-rules-compare"),
     path("games/<slug:slug>/rules/<str:language>/", views.game_rules, name="game-rules"),
-]
-urlpatterns += [
-    path("desk/", desk.desk, name="desk"),
-    path("desk/copies/<str:barcode>/", desk.desk_copy, name="desk-copy"),
 ]

@@ -9,7 +9,8 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from games.models import Copy, Game, GameAuthor, RuleSummary
+from games.lending.models import Copy
+from games.models import Game, GameAuthor, RuleSummary
 from games.tests.factories import make_game
 from games.unimarc.export import export_unimarc
 from games.unimarc.reading import read_file

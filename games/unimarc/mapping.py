@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 from stdnum import ean
 
 from games.identifiers import validate_ean
+from games.lending.models import CopyStatus
 from games.models import AuthorRole, DocumentType
 from games.text import fold
 
@@ -482,3 +483,25 @@ def _copies(record, data, used):
             used.add(("996", "9"))
     if data.copies:
         data.mapped.append(("995/996", "copies", ", ".join(c.barcode or "?" for c in data.copies)))
+
+
+# PMB's item statuses are each site's own labels; these words (folded) say which of ours
+# a label means. Anything else is "available", with the label kept in the note.
+PMB_STATUS_WORDS = [
+    (r"repar", CopyStatus.IN_REPAIR),
+    (r"incomplet|manqu", CopyStatus.INCOMPLETE),
+    (r"pilon|perdu|retir|elimin|desherb|exclu", CopyStatus.WITHDRAWN),
+    (r"\bpret\b|emprunt|sorti", CopyStatus.ON_LOAN),
+    (r"disponible|bon etat|neuf|en rayon", CopyStatus.AVAILABLE),
+]
+
+
+def status_from_pmb(label: str, code: str = "") -> tuple[str, bool]:
+    """(status, understood) for PMB's statut_libelle (or this site's own statut_code)."""
+    if code in CopyStatus.values:
+        return code, True
+    folded = fold(label or "")
+    for pattern, status in PMB_STATUS_WORDS:
+        if re.search(pattern, folded):
+            return status, True
+    return CopyStatus.AVAILABLE, not folded

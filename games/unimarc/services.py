@@ -27,8 +27,8 @@ from django.db.models import prefetch_related_objects
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from games.checklist import ContentItem, parse_contents
-from games.copies import Copy, status_from_pmb
+from games.lending.models import ContentItem, Copy
+from games.lending.services import checklist_from_contents, parse_contents
 from games.models import (
     RECORD_FIELDS,
     EsarCategory,
@@ -39,7 +39,6 @@ from games.models import (
     Publisher,
 )
 from games.provenance import ImportedRecord
-from games.services_copies import checklist_from_contents
 from games.signals import catalogue_changed, indexing_deferred
 from games.text import fold, slug_for
 
@@ -50,6 +49,7 @@ from .mapping import (
     GameData,
     custom_field_mapping,
     map_record,
+    status_from_pmb,
 )
 from .reading import FileProblem, ReadRecord, read_file, sniff_format
 
@@ -70,7 +70,7 @@ ACTIONS = {
     "add_person": gettext_lazy("add people"),
     "add_publisher": gettext_lazy("add publishers"),
     "add_language": gettext_lazy("add languages"),
-    "add_copy": gettext_lazy("add copies"),
+    "lending.add_copy": gettext_lazy("add copies"),
 }
 
 
@@ -194,8 +194,10 @@ ACTION_LABELS = {
 
 
 def require(user, codename: str, what: str) -> None:
-    """As the admin's forms would: the user holds games.<codename> (code, no user: trusted)."""
-    if user is not None and not user.has_perm(f"games.{codename}"):
+    """As the admin's forms would: the user holds games.<codename>, or the app's permission
+    named in full (lending.add_copy) (code, no user: trusted)."""
+    permission = codename if "." in codename else f"games.{codename}"
+    if user is not None and not user.has_perm(permission):
         raise RecordRefused(NO_PERMISSION % {"action": ACTIONS[codename], "what": what})
 
 
@@ -475,7 +477,7 @@ def import_copies(game: Game, data: GameData, outcome: RecordOutcome, *, user) -
     )
     new = copies_to_add(game, data, outcome, known)
     if new:
-        require(user, "add_copy", ", ".join(c.barcode for c in new))
+        require(user, "lending.add_copy", ", ".join(c.barcode for c in new))
         Copy.objects.bulk_create(new)
 
 
@@ -816,7 +818,7 @@ def prepare_new(
     )
     copies = copies_to_add(game, data, outcome, vocabulary.barcodes)
     if copies:
-        require(user, "add_copy", ", ".join(c.barcode for c in copies))
+        require(user, "lending.add_copy", ", ".join(c.barcode for c in copies))
     if not dry_run:
         # A dry run rolls every record back: the next ones must not find this one
         # (as ``import_mapped`` forgets a record it rolled back).

@@ -1,9 +1,12 @@
-"""Writes about copies: a check at the desk, and the contents checklist from a record."""
+"""Writes about copies: a check at the desk, and the contents checklist from a record
+(what the UNIMARC import calls when it creates a game)."""
 
 from django.db import transaction
 
 from .checklist import ContentItem, CopyCheck, CopyCheckLine, parse_contents
 from .copies import Copy, CopyStatus
+
+__all__ = ["CheckRefused", "checklist_from_contents", "parse_contents", "record_check"]
 
 
 class CheckRefused(ValueError):
@@ -38,14 +41,6 @@ def record_check(*, copy: Copy, found: dict[int, int], user, note: str = "") -> 
         copy.status = CopyStatus.AVAILABLE
         copy.save()
     return check
-
-
-def latest_missing(copy: Copy) -> list[CopyCheckLine]:
-    """What the latest check of an incomplete copy found short; nothing otherwise."""
-    if copy.status != CopyStatus.INCOMPLETE:
-        return []
-    check = copy.checks.prefetch_related("lines__item").first()
-    return check.missing() if check else []
 
 
 def checklist_from_contents(*, game, new: bool = False) -> list[ContentItem]:

@@ -38,6 +38,7 @@ class ContentItem(models.Model):
     objects = ContentItemManager()
 
     class Meta:
+        db_table = "games_contentitem"  # the table it had in the catalogue's app
         ordering = ["game", "order", "id"]
         verbose_name = _("content item")
         verbose_name_plural = _("content items")
@@ -67,7 +68,7 @@ class CopyCheck(models.Model):
     """One check of a copy at the desk: who, when, and whether it was whole."""
 
     copy = models.ForeignKey(
-        "games.Copy", on_delete=models.CASCADE, related_name="checks", verbose_name=_("copy")
+        "lending.Copy", on_delete=models.CASCADE, related_name="checks", verbose_name=_("copy")
     )
     checked_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -81,6 +82,7 @@ class CopyCheck(models.Model):
     note = models.TextField(_("note"), blank=True)
 
     class Meta:
+        db_table = "games_copycheck"
         ordering = ["-checked_at", "-id"]
         verbose_name = _("check of a copy")
         verbose_name_plural = _("checks of copies")
@@ -101,6 +103,7 @@ class CopyCheckLine(models.Model):
     found = models.PositiveSmallIntegerField(_("found"))
 
     class Meta:
+        db_table = "games_copycheckline"
         ordering = ["item__order", "item_id"]
         constraints = [
             models.CheckConstraint(

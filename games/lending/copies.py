@@ -1,11 +1,7 @@
 """Copies (exemplaires) of a game: the boxes on the shelves, each with its barcode."""
 
-import re
-
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-
-from .text import fold
 
 
 class CopyStatus(models.TextChoices):
@@ -14,28 +10,6 @@ class CopyStatus(models.TextChoices):
     IN_REPAIR = "in_repair", _("in repair")
     INCOMPLETE = "incomplete", _("incomplete")
     WITHDRAWN = "withdrawn", _("withdrawn")
-
-
-# PMB's item statuses are each site's own labels; these words (folded) say which of ours
-# a label means. Anything else is "available", with the label kept in the note.
-PMB_STATUS_WORDS = [
-    (r"repar", CopyStatus.IN_REPAIR),
-    (r"incomplet|manqu", CopyStatus.INCOMPLETE),
-    (r"pilon|perdu|retir|elimin|desherb|exclu", CopyStatus.WITHDRAWN),
-    (r"\bpret\b|emprunt|sorti", CopyStatus.ON_LOAN),
-    (r"disponible|bon etat|neuf|en rayon", CopyStatus.AVAILABLE),
-]
-
-
-def status_from_pmb(label: str, code: str = "") -> tuple[str, bool]:
-    """(status, understood) for PMB's statut_libelle (or this site's own statut_code)."""
-    if code in CopyStatus.values:
-        return code, True
-    folded = fold(label or "")
-    for pattern, status in PMB_STATUS_WORDS:
-        if re.search(pattern, folded):
-            return status, True
-    return CopyStatus.AVAILABLE, not folded
 
 
 class CopyQuerySet(models.QuerySet):
@@ -61,6 +35,7 @@ class Copy(models.Model):
     objects = CopyQuerySet.as_manager()
 
     class Meta:
+        db_table = "games_copy"  # the table it had in the catalogue's app
         ordering = ["barcode"]
         verbose_name = _("copy")
         verbose_name_plural = _("copies")
@@ -74,9 +49,3 @@ class Copy(models.Model):
     def save(self, *args, **kwargs):
         self.barcode = self.barcode.strip()
         super().save(*args, **kwargs)
-
-
-def available_games(queryset):
-    """Games with at least one copy on the shelf now (a subquery, as ``in_language``)."""
-    on_shelf = Copy.objects.filter(game_id=models.OuterRef("pk"), status=CopyStatus.AVAILABLE)
-    return queryset.filter(models.Exists(on_shelf))

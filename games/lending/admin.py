@@ -7,9 +7,11 @@ from django.db.models.functions import TruncMonth
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
-from .admin_inlines import MAX_COPY_ROWS, BoundedInlineMixin
+from games.admin_inlines import MAX_COPY_ROWS, BoundedInlineMixin
+
 from .checklist import ContentItem, CopyCheck, CopyCheckLine
 from .copies import Copy, CopyStatus
+from .households import Household, Member, MemberType
 
 
 class CopyInline(BoundedInlineMixin, admin.TabularInline):
@@ -70,7 +72,7 @@ class CopyCheckAdmin(admin.ModelAdmin):
         statistics = path(
             "statistics/",
             self.admin_site.admin_view(self.statistics_view),
-            name="games_copycheck_statistics",
+            name="lending_copycheck_statistics",
         )
         return [statistics, *super().get_urls()]
 
@@ -84,7 +86,7 @@ class CopyCheckAdmin(admin.ModelAdmin):
             "most_missing": games_with_most_missing(),
             "per_month": checks_per_month(),
         }
-        return TemplateResponse(request, "admin/games/copycheck/statistics.html", context)
+        return TemplateResponse(request, "admin/lending/copycheck/statistics.html", context)
 
 
 def games_with_most_missing(limit: int = 20):
@@ -116,3 +118,25 @@ def checks_per_month():
         .annotate(checks=Count("pk"), incomplete=Count("pk", filter=Q(complete=False)))
         .order_by("-month")
     )
+
+
+class MemberInline(BoundedInlineMixin, admin.TabularInline):
+    model = Member
+    extra = 1
+    fields = ["first_name", "last_name", "child_age"]
+
+
+@admin.register(MemberType)
+class MemberTypeAdmin(admin.ModelAdmin):
+    list_display = ["name", "games_quota", "loan_days"]
+
+
+@admin.register(Household)
+class HouseholdAdmin(admin.ModelAdmin):
+    """Personal data: in the admin only, for staff who hold the permission to view it."""
+
+    list_display = ["card_number", "name", "member_type", "membership_end", "fee_paid"]
+    list_filter = ["member_type", "fee_paid", "language"]
+    search_fields = ["card_number", "name", "members__first_name", "members__last_name"]
+    date_hierarchy = "membership_end"
+    inlines = [MemberInline]

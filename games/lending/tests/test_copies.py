@@ -8,9 +8,10 @@ from django.urls import reverse
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from games.copies import Copy, CopyStatus, status_from_pmb
+from games.lending.models import Copy, CopyStatus
 from games.models import Game
 from games.tests import unimarc_corpus as corpus
+from games.unimarc.mapping import status_from_pmb
 from games.unimarc.services import ImportOptions, import_unimarc
 
 pytestmark = pytest.mark.django_db

@@ -10,9 +10,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from .copies import Copy
-from .services_copies import latest_missing, record_check
+from .selectors import latest_missing, missing_text
+from .services import record_check
 
-DESK_PERMISSION = "games.add_copycheck"
+DESK_PERMISSION = "lending.add_copycheck"
 
 
 class ScanForm(forms.Form):
@@ -77,10 +78,10 @@ def desk(request):
     if form.is_valid():
         barcode = form.cleaned_data["barcode"].strip()
         if Copy.objects.filter(barcode=barcode).exists():
-            return redirect("games:desk-copy", barcode=barcode)
+            return redirect("lending:desk-copy", barcode=barcode)
         messages.error(request, _("No copy has the barcode %(barcode)s.") % {"barcode": barcode})
         form = ScanForm()
-    return render(request, "games/desk.html", {"form": form})
+    return render(request, "lending/desk.html", {"form": form})
 
 
 @_desk_required
@@ -112,11 +113,11 @@ def desk_copy(request, barcode):
                     "missing": missing_text(check.missing()),
                 },
             )
-            return redirect(reverse("games:desk"))
+            return redirect(reverse("lending:desk"))
     checks = copy.checks.select_related("checked_by").prefetch_related("lines__item")[:20]
     return render(
         request,
-        "games/desk_copy.html",
+        "lending/desk_copy.html",
         {
             "copy": copy,
             "form": form,
@@ -124,13 +125,4 @@ def desk_copy(request, barcode):
             "checks": checks,
             "missing": latest_missing(copy),
         },
-    )
-
-
-def missing_text(lines) -> str:
-    """ "columns (1 of 20), hook (1 of 1)": what a check found short."""
-    return ", ".join(
-        _("%(name)s (%(missing)d of %(count)d)")
-        % {"name": line.item.name, "missing": line.missing_count, "count": line.expected}
-        for line in lines
     )

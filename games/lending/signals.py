@@ -1,0 +1,15 @@
+"""A copy changed: the public record shows copies on the shelf, so cached catalogue pages
+must move on (what a game is found by does not change: nothing to reindex)."""
+
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+
+from games.signals import catalogue_changed
+
+from .copies import Copy
+
+
+@receiver(post_save, sender=Copy)
+@receiver(post_delete, sender=Copy)
+def copy_changed(sender, **kwargs):
+    catalogue_changed()

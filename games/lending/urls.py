@@ -1,0 +1,11 @@
+from django.urls import path
+
+from . import desk
+
+app_name = "lending"
+
+urlpatterns = [
+    path("desk/", desk.desk, name="desk"),
+    # A barcode may hold any character the admin accepts, "/" too (S/47/00).
+    path("desk/copies/<path:barcode>/", desk.desk_copy, name="desk-copy"),
+]
