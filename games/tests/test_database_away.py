@@ -1,9 +1,6 @@
 """A database that refuses or hangs: 503 with a friendly page (JSON under /api/), a health
 check that says so, and recovery by itself when the database is back."""
 
-import contextlib
-import socket
-import threading
 import time
 from contextlib import contextmanager
 
@@ -13,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.api import GameViewSet
+from games.tests.proxies import FreezableProxy
 
 
 @contextmanager
@@ -98,50 +96,6 @@ def test_a_cut_connection_is_replaced_without_an_error(seed):
     close_old_connections()  # what a server does as a request starts (the test client not)
     assert client.get(reverse("games:game-list")).status_code == 200
     assert connection.connection.info.backend_pid != old_pid
-
-
-class FreezableProxy:
-    """A TCP path to the database that can freeze: connections stay open, bytes are
-    taken in and held, nothing is answered (a stopped server behind a live kernel)."""
-
-    def __init__(self, host, port):
-        self.target = (host, int(port))
-        self.frozen = threading.Event()
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        self.sockets = []
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self):
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            server = socket.create_connection(self.target)
-            self.sockets += [client, server]
-            for source, sink in ((client, server), (server, client)):
-                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
-
-    def _pipe(self, source, sink):
-        try:
-            while data := source.recv(65536):
-                while self.frozen.is_set():
-                    time.sleep(0.02)
-                sink.sendall(data)
-        except OSError:
-            pass
-        finally:
-            for end in (source, sink):
-                with contextlib.suppress(OSError):
-                    end.shutdown(socket.SHUT_RDWR)
-
-    def close(self):
-        self.frozen.clear()
-        self.listener.close()
-        for end in self.sockets:
-            with contextlib.suppress(OSError):
-                end.close()
 
 
 @contextmanager
