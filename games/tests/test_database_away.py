@@ -204,6 +204,32 @@ def test_a_statement_that_hangs_is_cut_and_the_database_not_taken_for_down(setti
     assert 1 <= took < 8, took
 
 
+@pytest.mark.django_db(transaction=True)
+def test_healthz_is_a_503_while_a_table_is_locked_against_reading(settings, seed):
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's table locks")
+    import psycopg
+
+    client = Client(raise_request_exception=False)
+    params = {
+        k: v
+        for k, v in connection.get_connection_params().items()
+        if k in {"host", "port", "user", "dbname", "password"}
+    }
+    with psycopg.connect(**params) as other:
+        other.execute("LOCK TABLE games_game IN SHARE MODE")  # writers wait, readers not
+        assert client.get(reverse("healthz")).status_code == 200
+        other.execute("LOCK TABLE games_game IN ACCESS EXCLUSIVE MODE")
+        health, took = timed(client, reverse("healthz"))
+        page = client.get(reverse("games:game-list"))
+        other.rollback()
+    assert health.status_code == 503
+    assert health.json()["database"] == "locked"
+    assert took < 4 * settings.HEALTHZ_DB_TIMEOUT_SECONDS, took
+    assert page.status_code == 503
+    assert client.get(reverse("healthz")).json() == {"status": "ok", "database": "ok"}
+
+
 class TestAvailability:
     """The process's memory of a database that stopped answering."""
 
