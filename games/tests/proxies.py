@@ -54,3 +54,17 @@ class FreezableProxy:
                 end.shutdown(socket.SHUT_RDWR)
             with contextlib.suppress(OSError):
                 end.close()
+
+
+def wait_for_sessions_to_end(connection, ports, seconds=10):
+    """PostgreSQL ends a session a moment after its client left: a test database can be
+    dropped only once the sessions through a proxy (`ports`: its `server_ports`) ended."""
+    deadline = time.monotonic() + seconds
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE client_port = ANY(%s)", [list(ports)]
+            )
+            if not cursor.fetchone()[0]:
+                return
+            time.sleep(0.05)

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from catalogue.postgresql.availability import Availability, availability
 from games.api import GameViewSet
-from games.tests.proxies import FreezableProxy
+from games.tests.proxies import FreezableProxy, wait_for_sessions_to_end
 
 
 @contextmanager
@@ -115,21 +115,7 @@ def database_behind(proxy_factory):
         connection.settings_dict.clear()
         connection.settings_dict.update(original)
         availability.reset()  # the next test's database answers
-        wait_for_sessions_to_end(proxy.server_ports)
-
-
-def wait_for_sessions_to_end(ports, seconds=10):
-    """PostgreSQL ends a session whose client left a moment later: the test database can
-    be dropped only once they have all ended."""
-    deadline = time.monotonic() + seconds
-    with connection.cursor() as cursor:
-        while time.monotonic() < deadline:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE client_port = ANY(%s)", [ports]
-            )
-            if not cursor.fetchone()[0]:
-                return
-            time.sleep(0.05)
+        wait_for_sessions_to_end(connection, proxy.server_ports)
 
 
 def visit(client, url):
