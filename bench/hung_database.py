@@ -19,7 +19,7 @@ Each round, with the database frozen from a warm start:
 - `wave`: `--visitors` clients at once, each asking one of a static file, the Villa Paletti
   set-up page (no database), /healthz, a catalogue page and the admin's login page, in
   turn; then a second wave at once after the first (`wave 2`);
-- `alone`: from a fresh freeze, /healthz alone, then the catalogue page alone;
+- `alone`: /healthz alone, then the catalogue page alone, each from a fresh freeze;
 - `locked`: the database answering, but the catalogue's tables held by another session
   (`LOCK TABLE … IN ACCESS EXCLUSIVE MODE`): /healthz alone, then the catalogue page.
 It prints, for each figure, the median over the rounds of the slowest answer of that kind
@@ -33,6 +33,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import defaultdict
@@ -70,9 +71,9 @@ def ask(path, timeout=90):
     return status, time.perf_counter() - started
 
 
-def wave(visitors):
+def wave(visitors, kinds=tuple(PATHS)):
     """`visitors` clients at once, each asking one kind in turn: {kind: [(status, s)]}."""
-    kinds = list(PATHS)
+    kinds = list(kinds)
     results = defaultdict(list)
     lock = threading.Lock()
     barrier = threading.Barrier(visitors)
@@ -92,13 +93,19 @@ def wave(visitors):
     return results
 
 
-def wait_healthy(seconds=60):
+def wait_healthy(visitors=16, seconds=90):
+    """Until three waves of /healthz in a row all answer 200: each server process keeps its
+    own memory of a database that did not answer, so one 200 says nothing of the others."""
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if ask("/healthz", timeout=10)[0] == 200:
-            return
+    in_a_row = 0
+    while in_a_row < 3:
+        if time.monotonic() > deadline:
+            raise SystemExit("the server did not become healthy")
+        codes = [
+            status for outcomes in wave(visitors, ["healthz"]).values() for status, _ in outcomes
+        ]
+        in_a_row = in_a_row + 1 if set(codes) == {200} else 0
         time.sleep(0.2)
-    raise SystemExit("the server did not become healthy")
 
 
 def warm(visitors):
@@ -114,13 +121,14 @@ def one_round(proxy, visitors, direct_params):
     warm(visitors)
     proxy.frozen.set()
     for phase in ("wave", "wave 2"):
-        for kind, outcomes in wave(visitors).items():
-            figures[f"{phase}: {kind}"] += outcomes
-    proxy.frozen.clear()
-    wait_healthy()
-    warm(visitors)
-    proxy.frozen.set()
+        outcomes = wave(visitors)
+        for kind in PATHS:
+            figures[f"{phase}: {kind}"] += outcomes[kind]
     for kind in ("healthz", "catalogue page"):
+        proxy.frozen.clear()
+        wait_healthy()
+        warm(visitors)
+        proxy.frozen.set()
         figures[f"alone: {kind}"].append(ask(PATHS[kind]))
     proxy.frozen.clear()
     wait_healthy()
@@ -196,8 +204,16 @@ def main():
                        stdout=subprocess.DEVNULL)  # fmt: skip
     gunicorn = [str(checkout / ".venv" / "bin" / "gunicorn"), "catalogue.wsgi"]
     gunicorn += [*args.gunicorn_args.split(), "--bind", f"{HOST}:{PORT}", "--log-level", "error"]
-    print("serving", checkout, "with:", " ".join(gunicorn[1:]))
-    server = subprocess.Popen(gunicorn, cwd=checkout, env={**env, "DATABASE_URL": proxied})
+    log_path = Path(tempfile.gettempdir()) / f"hung-database-{os.getpid()}.log"
+    print("serving", checkout, "with:", " ".join(gunicorn[1:]), "\nits log:", log_path)
+    log = log_path.open("w")
+    server = subprocess.Popen(
+        gunicorn,
+        cwd=checkout,
+        env={**env, "DATABASE_URL": proxied},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     rounds = []
     try:
         wait_healthy()
@@ -210,6 +226,7 @@ def main():
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:
             server.kill()
+        log.close()
         proxy.close()
     report(rounds)
 
