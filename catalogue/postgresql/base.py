@@ -163,7 +163,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
         except psycopg.errors.ConnectionTimeout:
             availability.unanswered()
             raise
-        except self.Database.Error:
+        except BaseException:  # refused, or anything else: another request may ask
             availability.gave_up()
             raise
         availability.answered()
@@ -206,8 +206,12 @@ class DatabaseWrapper(base.DatabaseWrapper):
             return super().is_usable()
         if not availability.admit():
             return False
-        with self.bounded(settings.DB_CONNECT_TIMEOUT_SECONDS) as wait:
-            usable = super().is_usable()
+        try:
+            with self.bounded(settings.DB_CONNECT_TIMEOUT_SECONDS) as wait:
+                usable = super().is_usable()
+        except BaseException:
+            availability.gave_up()
+            raise
         if usable:
             availability.answered()
         elif wait is not None and wait.cut:
