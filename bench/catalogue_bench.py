@@ -214,8 +214,13 @@ def start_gunicorn(tree, database_url, port):
         [
             str(Path(_python(tree)).parent / "gunicorn"),
             "catalogue.wsgi",
+            # The same server on both sides, whatever a tree's gunicorn.conf.py says.
             "--workers",
             "2",
+            "--worker-class",
+            "sync",
+            "--threads",
+            "1",
             "--bind",
             f"127.0.0.1:{port}",
             "--log-level",

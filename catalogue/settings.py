@@ -182,6 +182,12 @@ DATABASES = {
 }
 # How long a request waits on PostgreSQL before it gives up on its own side; 0: unbounded.
 DB_CLIENT_TIMEOUT_SECONDS = 0
+# How long a request waits for PostgreSQL to accept a new connection, or to answer the
+# health check of a kept one (psycopg waits at least 2 s to connect); and how long, after
+# either went unanswered, a process takes the database for down and answers 503 at once
+# (catalogue.postgresql.availability; 0: no such pause).
+DB_CONNECT_TIMEOUT_SECONDS = max(2, env.int("DJANGO_DB_CONNECT_TIMEOUT", 2, validate=at_least_0))
+DB_UNAVAILABLE_SECONDS = env.float("DJANGO_DB_UNAVAILABLE_SECONDS", 5.0, validate=at_least_0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets pages be read while a move is written; NORMAL syncs at checkpoints, not at
     # every commit (the database stays consistent; a power cut may lose the last moves).
@@ -206,7 +212,10 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # server (statement_timeout), a network path that stops acknowledging (TCP keepalives
     # and tcp_user_timeout), and, for a server that accepts and answers nothing, each wait
     # of a request on the client's own side (catalogue.postgresql: the backend's watchdog).
-    # The request then gets a 503 (catalogue.errors) and a later one reconnects.
+    # The request then gets a 503 (catalogue.errors) and a later one reconnects. A
+    # connection or health check left unanswered makes the process answer 503 at once for
+    # a few seconds (DB_UNAVAILABLE_SECONDS), instead of each request waiting its bound
+    # while it holds a thread that static files and the health check need.
     DATABASES["default"]["ENGINE"] = "catalogue.postgresql"
     # The server's limit on one statement applies to management commands too (creating
     # a test database, a migration on a large catalogue): 10 s. A request gives up on
@@ -218,7 +227,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     )
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
-            "connect_timeout": env.int("DJANGO_DB_CONNECT_TIMEOUT", 3, validate=at_least_0),
+            "connect_timeout": DB_CONNECT_TIMEOUT_SECONDS,
             "options": f"-c statement_timeout={statement_ms} -c lock_timeout={lock_ms}",
             # Probe an idle connection after 10 s, every 3 s, give up after 3 probes;
             # give up on data not acknowledged within the client timeout.
@@ -270,7 +279,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = env.path("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles")
 MEDIA_URL = "media/"
 MEDIA_ROOT = env.path("DJANGO_MEDIA_ROOT", BASE_DIR / "media")
 STORAGES = {

@@ -119,7 +119,7 @@ class CatalogueCacheMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        request.catalogue_version = SimpleLazyObject(CatalogueVersion.current)
+        request.catalogue_version = SimpleLazyObject(_read_once(CatalogueVersion.current))
         since = parse_http_date_safe(request.META.get("HTTP_IF_MODIFIED_SINCE", ""))
         if since is not None and since > time.time():
             del request.META["HTTP_IF_MODIFIED_SINCE"]
@@ -147,6 +147,24 @@ class CatalogueCacheMiddleware:
         if response.status_code == 200 and not response.streaming and not response.cookies:
             caches["pages"].set(key, _plain(response), PAGE_TIMEOUT)
         return response
+
+
+def _read_once(read):
+    """`read`, whose database error is remembered: the view asking again for the version
+    this middleware could not read gets the same error at once, not a second wait of a
+    lock timeout or of a database that does not answer."""
+    failed = []
+
+    def once():
+        if failed:
+            raise failed[0]
+        try:
+            return read()
+        except DatabaseError as error:
+            failed.append(error)
+            raise
+
+    return once
 
 
 def _plain(response):

@@ -4,11 +4,12 @@ import gzip
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import OperationalError, connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.models import Game, RuleSummary
+from games.models import CatalogueVersion, Game, RuleSummary
 
 pytestmark = pytest.mark.django_db
 
@@ -221,3 +222,18 @@ def test_a_script_name_sent_once_does_not_reach_other_visitors_links(client, see
     assert "/elsewhere" not in page
     assert 'href="/fr/games/villa-paletti/"' in page
     assert f'href="{path}"' in page  # the header's own link
+
+
+def test_a_version_the_database_did_not_give_is_asked_for_once(seed, monkeypatch):
+    """A locked table or a database that does not answer costs a visitor one wait, not
+    one in the cache's middleware and another in the page."""
+    asked = []
+
+    def refused():
+        asked.append(1)
+        raise OperationalError("canceling statement due to lock timeout")
+
+    monkeypatch.setattr(CatalogueVersion, "current", refused)
+    response = Client(raise_request_exception=False).get(reverse("games:game-list"))
+    assert response.status_code == 503
+    assert len(asked) == 1

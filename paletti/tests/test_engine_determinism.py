@@ -4,6 +4,7 @@ import json
 import random
 import subprocess
 import sys
+import threading
 import zlib
 from pathlib import Path
 
@@ -117,6 +118,26 @@ def test_the_same_match_played_twice_in_one_process_has_one_hash():
     second = _played(seed=3, players=3, n=60)
     assert state_hash(first) == state_hash(second)
     assert snapshot(first) == snapshot(second)
+
+
+def test_matches_replayed_side_by_side_in_threads_reach_the_hashes_played_alone():
+    """The server runs requests in threads (gunicorn.conf.py): two moves simulated at once
+    must each end where it would have alone."""
+    played = {}
+    for seed in (21, 22, 23):
+        log = []
+        played[seed] = (log, state_hash(_played(seed=seed, n=25, log=log)))
+    replayed = {}
+
+    def replay_one(seed):
+        replayed[seed] = state_hash(replay(seed, 3, OPTIONS, played[seed][0]))
+
+    threads = [threading.Thread(target=replay_one, args=(seed,)) for seed in played]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert replayed == {seed: digest for seed, (_, digest) in played.items()}
 
 
 def test_the_careful_bot_decides_the_same_whatever_the_machine_load(monkeypatch):
