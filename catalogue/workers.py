@@ -63,6 +63,7 @@ def _detail(status: int) -> str:
 
 
 def json_error(status: int, reason: str) -> bytes:
+    from csp.utils import build_policy
     from django.conf import settings
 
     body = json.dumps(
@@ -74,7 +75,7 @@ def json_error(status: int, reason: str) -> bytes:
         "Content-Type": "application/json",
         "Content-Length": str(len(body)),
         # What the site's middleware adds to every answer it makes.
-        "Content-Security-Policy": settings.CONTENT_SECURITY_POLICY,
+        "Content-Security-Policy": build_policy(),
         "X-Frame-Options": "DENY",
         "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": settings.SECURE_REFERRER_POLICY,
