@@ -116,8 +116,8 @@ INSTALLED_APPS = [
     "csp",
     "games",
     "games.scoring",
+    "games.tournament",
     "paletti",
-    "paletti.tournament",
 ]
 
 MIDDLEWARE = [

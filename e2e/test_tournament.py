@@ -16,8 +16,8 @@ from playwright.sync_api import expect
 from e2e.conftest import SCREENSHOTS, assert_no_serious_violation
 from e2e.conftest import english_url as url
 from games.models import Game
-from paletti.tournament import selectors, services
-from paletti.tournament.models import Player, Seat, Tournament
+from games.tournament import selectors, services
+from games.tournament.models import Player, Seat, Tournament
 
 NAMES = [
     "Ada", "Bruno", "Chloé", "Dorota", "Emil", "Frida", "Gustav", "Hanna", "Igor",

@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth.models import Permission, User
 
 from games.models import Game
-from paletti.tournament import services
-from paletti.tournament.models import Tournament
+from games.tournament import services
+from games.tournament.models import Tournament
 
 NAMES = [
     "Ada", "Bruno", "Chloé", "Dorota", "Emil", "Frida", "Gustav", "Hanna", "Igor", "Jeanne",

@@ -8,8 +8,8 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import translation
 
-from paletti.tournament import services
-from paletti.tournament.models import Player, ResultStatus, Tournament
+from games.tournament import services
+from games.tournament.models import Player, ResultStatus, Tournament
 
 from .conftest import register
 

@@ -8,10 +8,10 @@ import pytest
 from reversion.models import Version
 
 from games.models import Game
+from games.tournament import rules, selectors, services
+from games.tournament.models import ResultStatus, Seat, Tournament
+from games.tournament.services import TournamentError
 from paletti.engine import new_match
-from paletti.tournament import rules, selectors, services
-from paletti.tournament.models import ResultStatus, Seat, Tournament
-from paletti.tournament.services import TournamentError
 
 from .conftest import register, result_for
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from paletti.tournament.seating import (
+from games.tournament.seating import (
     SeatingError,
     first_round,
     meetings,
@@ -15,7 +15,7 @@ from paletti.tournament.seating import (
     repeats,
     table_sizes,
 )
-from paletti.tournament.standings import TableResult, standings
+from games.tournament.standings import TableResult, standings
 
 
 def play(n_players, n_rounds, seed, *, arrivals=None, dropouts=None, pairs=True):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from paletti.tournament.standings import (
+from games.tournament.standings import (
     TableResult,
     check_points_table,
     placement_points,
