@@ -22,7 +22,7 @@ from games.tournament.seating import (  # noqa: E402
     repeats,
     table_sizes,
 )
-from games.tournament.standings import TableResult, standings  # noqa: E402
+from games.tournament.standings import TableResult, places_by_score, standings  # noqa: E402
 
 SEEDS = 20
 
@@ -44,7 +44,10 @@ def tournament(n_players: int, n_rounds: int, seed: int) -> tuple[int, float]:
         plans.append(plan)
         for table in plan.tables:
             points = {p: rng.randrange(10) for p in table}
-            results.append(TableResult(table, winner=rng.choice(table), game_points=points))
+            winner = rng.choice(table)
+            # The winner first, the others by their game points.
+            places = places_by_score({p: (p == winner, points[p]) for p in table})
+            results.append(TableResult(table, places=places, game_points=points))
     return repeated, slowest
 
 

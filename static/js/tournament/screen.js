@@ -29,7 +29,8 @@ function drawTables(data) {
         const line = el("li", {}, el("span", { className: "seat-name", textContent: seat.name }));
         if (seat.colours) line.append(el("span", { className: "seat-colour", textContent: seat.colours }));
         if (seat.points !== null) line.append(el("span", { className: "seat-points", textContent: String(seat.points) }));
-        if (table.winner && seat.name === table.winner) line.classList.add("winner");
+        else if (seat.place !== null) line.append(el("span", { className: "seat-points", textContent: fill(labels.place, { place: seat.place }) }));
+        if (seat.place === 1) line.classList.add("winner");
         seats.append(line);
       }
       const card = el(
@@ -39,8 +40,9 @@ function drawTables(data) {
           el("span", { className: "status", textContent: labels[table.status] })),
         seats,
       );
-      if (table.winner) card.append(el("p", { className: "screen-winner", textContent: fill(labels.wins, { name: table.winner }) }));
-      if (table.brought_down) card.append(el("p", { className: "screen-down", textContent: fill(labels.brought_down, { name: table.brought_down }) }));
+      if (table.winners.length === 1) card.append(el("p", { className: "screen-winner", textContent: fill(labels.wins, { name: table.winners[0] }) }));
+      if (table.winners.length > 1) card.append(el("p", { className: "screen-winner", textContent: fill(labels.shared, { names: table.winners.join(", ") }) }));
+      if (table.brought_down && labels.brought_down) card.append(el("p", { className: "screen-down", textContent: fill(labels.brought_down, { name: table.brought_down }) }));
       return card;
     }),
   );
