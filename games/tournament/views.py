@@ -349,6 +349,7 @@ def screen(request, code):
         "tournament/screen.html",
         {
             "tournament": tournament,
+            "table_rules": tournament.table_rules,
             "data": selectors.screen(tournament),
             "join_url": join_url,
             "join_qr": qr_data_uri(join_url),
@@ -387,6 +388,7 @@ def standings(request, code):
         "tournament/standings.html",
         {
             "tournament": tournament,
+            "table_rules": tournament.table_rules,
             "rows": selectors.standings(tournament),
             "rounds_played": selectors.current_round(tournament),
         },

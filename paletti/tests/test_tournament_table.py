@@ -242,7 +242,9 @@ def test_a_result_with_a_fall_is_entered_confirmed_and_shown(client, tournament)
     screen = client.get(url("screen-data", code=tournament.code)).json()["tables"][0]
     assert screen["winners"] == [seats[2].name] and screen["brought_down"] == seats[0].name
     wall = client.get(url("screen", code=tournament.code)).content.decode()
-    assert "%(name)s brought the villa down" in wall
+    assert "%(name)s brought the villa down" in wall and "Game points" in wall
+    standings = client.get(url("standings", code=tournament.code)).content.decode()
+    assert "Ties are broken by the game points, then by the opponents" in standings
 
 
 @pytest.mark.parametrize(

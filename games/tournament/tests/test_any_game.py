@@ -94,6 +94,9 @@ def test_an_alhambra_afternoon_from_set_up_to_standings(client, seed, staff):
     # Each place's points: two level in third place at a table of four both take 2.
     assert {r.player.name: r.standing.points for r in rows} == expected
     assert [r.standing.points for r in rows] == sorted(expected.values(), reverse=True)
+    page = client.get(url("standings", code=tournament.code)).content.decode()
+    assert "Game points" not in page  # no column of zeros for a game without them
+    assert "Ties are broken by the opponents' points." in page
     csv_rows = list(
         csv.reader(io.StringIO(client.get(url("standings-csv", code=tournament.code)).text))
     )

@@ -6,6 +6,8 @@ const POLL_MS = 5000;
 const root = document.getElementById("screen");
 const labels = JSON.parse(document.getElementById("screen-labels").textContent);
 const timer = document.getElementById("screen-timer");
+// A game whose result has no game points (a placing order) shows no column of them.
+const withGamePoints = root.dataset.gamePoints === "yes";
 let endsAt = null;
 let offsetMs = 0; // server time minus this machine's time
 
@@ -56,10 +58,11 @@ function drawStandings(data) {
     ...data.standings.map((row) => {
       const name = el("td", { textContent: row.name });
       if (!row.present) name.append(el("span", { className: "left", textContent: ` (${labels.left})` }));
-      return el("tr", {},
+      const line = el("tr", {},
         el("td", { textContent: String(row.rank) }), name,
-        el("td", { textContent: String(row.points) }),
-        el("td", { textContent: String(row.game_points) }));
+        el("td", { textContent: String(row.points) }));
+      if (withGamePoints) line.append(el("td", { textContent: String(row.game_points) }));
+      return line;
     }),
   );
 }
