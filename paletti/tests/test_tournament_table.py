@@ -188,29 +188,33 @@ def test_a_result_the_rules_cannot_give_is_refused(winner, points, brought_down)
 
 
 def test_staff_correct_a_confirmed_result_and_the_history_keeps_every_step(tournament, staff):
-    register(tournament, 4)
-    table = services.start_round(tournament=tournament).tables.get()
-    a, b, c, d = table.seats.order_by("position")
-    table = services.enter_result(seat=a, result=result_for(table, winner=0, points=[5, 1, 1, 1]))
-    services.confirm_result(seat=b, entry=table.entry)
-    services.correct_result(
-        user=staff,
-        table=table,
-        result=result_for(table, winner=3, brought_down=0, points=[5, 1, 1, 4]),
-        note="The seal was misread",
-    )
-    table.refresh_from_db()
-    assert (table.winner, table.brought_down, table.corrected_by) == (d, a, staff)
-    rows = {r.player.name: r.standing.points for r in selectors.standings(tournament)}
-    name = {seat: seat.player.name for seat in (a, b, c, d)}
-    assert rows == {name[d]: 6, name[b]: 4, name[c]: 4, name[a]: 0}
-    history = list(Version.objects.get_for_object(table).select_related("revision__user"))
-    assert [v.revision.get_comment() for v in history] == [
-        "The seal was misread",
-        f"Confirmed by {name[b]}",
-        f"Entered by {name[a]}",
-    ]
-    assert history[-1].field_dict["winner_id"] == a.pk  # what was entered first is kept
+    # The history's comments are written in the active language: pinned to English.
+    with translation.override("en"):
+        register(tournament, 4)
+        table = services.start_round(tournament=tournament).tables.get()
+        a, b, c, d = table.seats.order_by("position")
+        table = services.enter_result(
+            seat=a, result=result_for(table, winner=0, points=[5, 1, 1, 1])
+        )
+        services.confirm_result(seat=b, entry=table.entry)
+        services.correct_result(
+            user=staff,
+            table=table,
+            result=result_for(table, winner=3, brought_down=0, points=[5, 1, 1, 4]),
+            note="The seal was misread",
+        )
+        table.refresh_from_db()
+        assert (table.winner, table.brought_down, table.corrected_by) == (d, a, staff)
+        rows = {r.player.name: r.standing.points for r in selectors.standings(tournament)}
+        name = {seat: seat.player.name for seat in (a, b, c, d)}
+        assert rows == {name[d]: 6, name[b]: 4, name[c]: 4, name[a]: 0}
+        history = list(Version.objects.get_for_object(table).select_related("revision__user"))
+        assert [v.revision.get_comment() for v in history] == [
+            "The seal was misread",
+            f"Confirmed by {name[b]}",
+            f"Entered by {name[a]}",
+        ]
+        assert history[-1].field_dict["winner_id"] == a.pk  # what was entered first is kept
 
 
 def test_the_phone_shows_the_colour_who_begins_and_the_agreed_rules(client, tournament):

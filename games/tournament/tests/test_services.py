@@ -5,6 +5,7 @@ game here has no table rules of its own: its result is the placing order."""
 from datetime import date
 
 import pytest
+from django.utils import translation
 from reversion.models import Version
 
 from games.models import Game
@@ -98,30 +99,32 @@ def test_a_new_entry_replaces_the_waiting_one_and_an_old_confirmation_is_refused
 
 
 def test_staff_correct_a_confirmed_result_and_the_history_keeps_every_step(tournament, staff):
-    register(tournament, 4)
-    table = services.start_round(tournament=tournament).tables.get()
-    a, b, c, d = table.seats.order_by("position")
-    table = services.enter_result(seat=a, result=result_for(table, places=[1, 2, 3, 4]))
-    services.confirm_result(seat=b, entry=table.entry)
-    services.correct_result(
-        user=staff,
-        table=table,
-        result=result_for(table, places=[4, 2, 2, 1]),
-        note="The order was misread",
-    )
-    table.refresh_from_db()
-    assert (table.winner, table.corrected_by) == (d, staff)
-    rows = {r.player.name: r.standing.points for r in selectors.standings(tournament)}
-    name = {seat: seat.player.name for seat in (a, b, c, d)}
-    assert rows == {name[d]: 6, name[b]: 4, name[c]: 4, name[a]: 0}
-    history = list(Version.objects.get_for_object(table).select_related("revision__user"))
-    assert [v.revision.get_comment() for v in history] == [
-        "The order was misread",
-        f"Confirmed by {name[b]}",
-        f"Entered by {name[a]}",
-    ]
-    assert history[0].revision.user == staff
-    assert history[-1].field_dict["winner_id"] == a.pk  # what was entered first is kept
+    # The history's comments are written in the active language: pinned to English.
+    with translation.override("en"):
+        register(tournament, 4)
+        table = services.start_round(tournament=tournament).tables.get()
+        a, b, c, d = table.seats.order_by("position")
+        table = services.enter_result(seat=a, result=result_for(table, places=[1, 2, 3, 4]))
+        services.confirm_result(seat=b, entry=table.entry)
+        services.correct_result(
+            user=staff,
+            table=table,
+            result=result_for(table, places=[4, 2, 2, 1]),
+            note="The order was misread",
+        )
+        table.refresh_from_db()
+        assert (table.winner, table.corrected_by) == (d, staff)
+        rows = {r.player.name: r.standing.points for r in selectors.standings(tournament)}
+        name = {seat: seat.player.name for seat in (a, b, c, d)}
+        assert rows == {name[d]: 6, name[b]: 4, name[c]: 4, name[a]: 0}
+        history = list(Version.objects.get_for_object(table).select_related("revision__user"))
+        assert [v.revision.get_comment() for v in history] == [
+            "The order was misread",
+            f"Confirmed by {name[b]}",
+            f"Entered by {name[a]}",
+        ]
+        assert history[0].revision.user == staff
+        assert history[-1].field_dict["winner_id"] == a.pk  # what was entered first is kept
 
 
 def test_a_result_that_does_not_fit_the_table_is_refused(tournament):
