@@ -1,7 +1,7 @@
 """Tournament seating figures: run `.venv/bin/python bench/tournament_seating.py` from the root.
 
 For 5 to 40 players, plays seeded tournaments of three rounds (the default) and of four
-with random results, seating each round as the site does (paletti/tournament/seating.py),
+with random results, seating each round as the site does (games/tournament/seating.py),
 and prints the table sizes of a round, the repeated opponents over the whole tournament
 (the most over 20 seeds, summed round by round: a pair at one table again counts the games
 it has already played together) and the slowest seating of a round (CPU time).
@@ -15,14 +15,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from paletti.tournament.seating import (  # noqa: E402
+from games.tournament.seating import (  # noqa: E402
     first_round,
     meetings,
     next_round,
     repeats,
     table_sizes,
 )
-from paletti.tournament.standings import TableResult, standings  # noqa: E402
+from games.tournament.standings import TableResult, places_by_score, standings  # noqa: E402
 
 SEEDS = 20
 
@@ -44,7 +44,10 @@ def tournament(n_players: int, n_rounds: int, seed: int) -> tuple[int, float]:
         plans.append(plan)
         for table in plan.tables:
             points = {p: rng.randrange(10) for p in table}
-            results.append(TableResult(table, winner=rng.choice(table), game_points=points))
+            winner = rng.choice(table)
+            # The winner first, the others by their game points.
+            places = places_by_score({p: (p == winner, points[p]) for p in table})
+            results.append(TableResult(table, places=places, game_points=points))
     return repeated, slowest
 
 

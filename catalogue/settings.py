@@ -117,8 +117,8 @@ INSTALLED_APPS = [
     "games",
     "games.scoring",
     "games.lending",
+    "games.tournament",
     "paletti",
-    "paletti.tournament",
 ]
 
 MIDDLEWARE = [

@@ -39,7 +39,7 @@ urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),
     path("paletti/", include("paletti.urls")),
     path("", include("games.scoring.urls")),
-    path("tournament/", include("paletti.tournament.urls")),
+    path("tournament/", include("games.tournament.urls")),
     path("", include("games.lending.urls")),
     path("", include("games.urls")),
 )

@@ -16,8 +16,8 @@ from playwright.sync_api import expect
 from e2e.conftest import SCREENSHOTS, assert_no_serious_violation
 from e2e.conftest import english_url as url
 from games.models import Game
-from paletti.tournament import selectors, services
-from paletti.tournament.models import Player, Seat, Tournament
+from games.tournament import selectors, services
+from games.tournament.models import Player, Seat, Tournament
 
 NAMES = [
     "Ada", "Bruno", "Chloé", "Dorota", "Emil", "Frida", "Gustav", "Hanna", "Igor",
@@ -225,3 +225,38 @@ def test_forty_players_standings_print_on_one_a4_page(seeded_server, contexts):
     expect(page.locator(".standings tbody tr")).to_have_count(40)
     pdf = page.pdf(format="A4")
     assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 1  # one A4 sheet
+
+
+def test_a_game_without_table_rules_on_the_phone_and_the_wall(seeded_server, contexts):
+    """Alhambra has no table rules of its own: a phone enters the placing order, the wall
+    shows each player's place and a win shared by two."""
+    server = seeded_server
+    tournament = Tournament.objects.create(
+        game=Game.objects.get(slug="alhambra"), name="Alhambra Saturday", date=date(2026, 6, 13)
+    )
+    for i, name in enumerate(NAMES[:4]):
+        services.register(tournament=tournament, name=name, age=30 + i)
+    table = services.start_round(tournament=tournament).tables.get()
+    seats = list(table.seats.order_by("position").select_related("player"))
+    for width in (390, 1280):
+        page = contexts(width, 844)
+        page.goto(url(server, "tournament:player", token=seats[0].player.token))
+        expect(page.get_by_role("group", name="Places")).to_be_visible()
+        expect(page.get_by_role("group", name="Winner")).to_have_count(0)
+        shoot(page, "phone-places")
+        assert_no_serious_violation(page, f"phone page with places at {width}")
+    places = page.get_by_role("group", name="Places")
+    for seat, place in zip(seats, ["1", "1", "3", "4"], strict=True):
+        places.get_by_label(seat.player.name, exact=True).select_option(place)
+    page.get_by_role("button", name="Send the result").click()
+    expect(page.locator(".result-state")).to_contain_text("Another player at your table")
+    expect(page.locator(".result-summary ol li").first).to_have_text(f"1. {seats[0].player.name}")
+    for width in (390, 1280):
+        wall = contexts(width, 800)
+        wall.goto(url(server, "tournament:screen", code=tournament.code))
+        expect(wall.locator(".screen-winner")).to_have_text(
+            f"{seats[0].player.name}, {seats[1].player.name} share the win"
+        )
+        expect(wall.locator(".screen-table li.winner")).to_have_count(2)
+        shoot(wall, "wall-places")
+        assert_no_serious_violation(wall, f"big screen with places at {width}")

@@ -5,3 +5,12 @@ from django.utils.translation import gettext_lazy as _
 class PalettiConfig(AppConfig):
     name = "paletti"
     verbose_name = _("Villa Paletti")
+
+    def ready(self):
+        # A tournament of Villa Paletti seats and scores its tables by these rules; the
+        # tournament app itself knows no game (paletti uses games, never the reverse).
+        from games.tournament.tables import register
+
+        from .tournament_table import SLUG, VillaPalettiTable
+
+        register(SLUG, VillaPalettiTable())

@@ -6,6 +6,8 @@ const POLL_MS = 5000;
 const root = document.getElementById("screen");
 const labels = JSON.parse(document.getElementById("screen-labels").textContent);
 const timer = document.getElementById("screen-timer");
+// A game whose result has no game points (a placing order) shows no column of them.
+const withGamePoints = root.dataset.gamePoints === "yes";
 let endsAt = null;
 let offsetMs = 0; // server time minus this machine's time
 
@@ -29,7 +31,8 @@ function drawTables(data) {
         const line = el("li", {}, el("span", { className: "seat-name", textContent: seat.name }));
         if (seat.colours) line.append(el("span", { className: "seat-colour", textContent: seat.colours }));
         if (seat.points !== null) line.append(el("span", { className: "seat-points", textContent: String(seat.points) }));
-        if (table.winner && seat.name === table.winner) line.classList.add("winner");
+        else if (seat.place !== null) line.append(el("span", { className: "seat-points", textContent: fill(labels.place, { place: seat.place }) }));
+        if (seat.place === 1) line.classList.add("winner");
         seats.append(line);
       }
       const card = el(
@@ -39,8 +42,9 @@ function drawTables(data) {
           el("span", { className: "status", textContent: labels[table.status] })),
         seats,
       );
-      if (table.winner) card.append(el("p", { className: "screen-winner", textContent: fill(labels.wins, { name: table.winner }) }));
-      if (table.brought_down) card.append(el("p", { className: "screen-down", textContent: fill(labels.brought_down, { name: table.brought_down }) }));
+      if (table.winners.length === 1) card.append(el("p", { className: "screen-winner", textContent: fill(labels.wins, { name: table.winners[0] }) }));
+      if (table.winners.length > 1) card.append(el("p", { className: "screen-winner", textContent: fill(labels.shared, { names: table.winners.join(", ") }) }));
+      if (table.brought_down && labels.brought_down) card.append(el("p", { className: "screen-down", textContent: fill(labels.brought_down, { name: table.brought_down }) }));
       return card;
     }),
   );
@@ -54,10 +58,11 @@ function drawStandings(data) {
     ...data.standings.map((row) => {
       const name = el("td", { textContent: row.name });
       if (!row.present) name.append(el("span", { className: "left", textContent: ` (${labels.left})` }));
-      return el("tr", {},
+      const line = el("tr", {},
         el("td", { textContent: String(row.rank) }), name,
-        el("td", { textContent: String(row.points) }),
-        el("td", { textContent: String(row.game_points) }));
+        el("td", { textContent: String(row.points) }));
+      if (withGamePoints) line.append(el("td", { textContent: String(row.game_points) }));
+      return line;
     }),
   );
 }

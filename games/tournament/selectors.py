@@ -8,8 +8,6 @@ from dataclasses import dataclass
 from django.db.models import Prefetch
 from django.utils import timezone
 
-from paletti.messages import player_colour
-
 from . import standings as scoring
 from .models import Bye, Player, ResultStatus, Round, Seat, Table, Tournament
 
@@ -37,13 +35,12 @@ def rounds_with_tables(tournament: Tournament):
 
 
 def table_result(table: Table) -> scoring.TableResult:
-    """A confirmed table's result in the scoring module's terms (player ids)."""
+    """A confirmed table's result in the scoring module's terms (player ids): each
+    seat's place, and its game points where the game counts them."""
     seats = list(table.seats.all())
-    by_seat = {seat.pk: seat.player_id for seat in seats}
     return scoring.TableResult(
         players=tuple(seat.player_id for seat in seats),
-        winner=by_seat[table.winner_id],
-        brought_down=by_seat.get(table.brought_down_id),
+        places={seat.player_id: seat.place for seat in seats},
         game_points={seat.player_id: seat.points or 0 for seat in seats},
     )
 
@@ -97,8 +94,10 @@ def seat_of(player: Player, round_: Round | None) -> Seat | None:
     )
 
 
-def colours_text(colours) -> str:
-    return " + ".join(player_colour(c) for c in colours)
+def colours_text(tournament: Tournament, colours) -> str:
+    """A seat's colours as the game's rules name them ("white + black")."""
+    name = tournament.table_rules.colour_name
+    return " + ".join(name(c) for c in colours)
 
 
 def screen(tournament: Tournament) -> dict:
@@ -122,18 +121,23 @@ def screen(tournament: Tournament) -> dict:
         tables = round_.tables.prefetch_related(Prefetch("seats", queryset=seats))
         for table in tables:
             names = {seat.pk: seat.player.name for seat in table.seats.all()}
+            result = table.status != ResultStatus.OPEN
             data["tables"].append(
                 {
                     "number": table.number,
                     "status": table.status,
-                    "winner": names.get(table.winner_id, ""),
+                    # Those placed first: one winner, or several sharing the win.
+                    "winners": [
+                        seat.player.name for seat in table.seats.all() if result and seat.place == 1
+                    ],
                     "brought_down": names.get(table.brought_down_id, ""),
                     "seats": [
                         {
                             "position": seat.position,
                             "name": seat.player.name,
-                            "colours": colours_text(seat.colours),
-                            "points": seat.points if table.status != ResultStatus.OPEN else None,
+                            "colours": colours_text(tournament, seat.colours),
+                            "points": seat.points if result else None,
+                            "place": seat.place if result else None,
                         }
                         for seat in table.seats.all()
                     ],

@@ -3,6 +3,6 @@ from django.utils.translation import gettext_lazy as _
 
 
 class TournamentConfig(AppConfig):
-    name = "paletti.tournament"
+    name = "games.tournament"
     label = "tournament"
     verbose_name = _("Tournaments")

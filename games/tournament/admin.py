@@ -25,8 +25,8 @@ class TournamentAdmin(admin.ModelAdmin):
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ["position", "player", "colours", "points"]
-    readonly_fields = ["position", "player", "colours"]
+    fields = ["position", "player", "colours", "points", "place"]
+    readonly_fields = ["position", "player", "colours", "place"]
     can_delete = False
 
     def has_add_permission(self, request, obj=None):

@@ -1,33 +1,34 @@
 """Running a tournament through its services: rounds fixed at their start, results
-entered by one player and confirmed by another, corrected by staff with history."""
+entered by one player and confirmed by another, corrected by staff with history. The
+game here has no table rules of its own: its result is the placing order."""
 
-import itertools
 from datetime import date
 
 import pytest
+from django.utils import translation
 from reversion.models import Version
 
 from games.models import Game
-from paletti.engine import new_match
-from paletti.tournament import rules, selectors, services
-from paletti.tournament.models import ResultStatus, Seat, Tournament
-from paletti.tournament.services import TournamentError
+from games.tournament import selectors, services
+from games.tournament.models import ResultStatus, Seat, Tournament
+from games.tournament.services import TournamentError
 
-from .conftest import register, result_for
+from .conftest import GAME, register, result_for
 
 pytestmark = pytest.mark.django_db
 
 
-def finish_round(round_, *, winner=0):
-    """Every table: the first seat enters, the second confirms."""
+def finish_round(round_):
+    """Every table: the first seat enters the seats' order as the result, the second
+    confirms."""
     for table in round_.tables.all():
         seats = list(table.seats.order_by("position"))
-        services.enter_result(seat=seats[0], result=result_for(table, winner=winner))
+        services.enter_result(seat=seats[0], result=result_for(table))
         table.refresh_from_db()
         services.confirm_result(seat=seats[1], entry=table.entry)
 
 
-def test_round_one_seats_thirteen_players_at_four_tables_youngest_first(tournament):
+def test_round_one_seats_thirteen_players_at_four_tables_with_no_colours(tournament):
     players = register(tournament, 13)
     round_ = services.start_round(tournament=tournament)
     tables = list(round_.tables.order_by("number"))
@@ -35,23 +36,16 @@ def test_round_one_seats_thirteen_players_at_four_tables_youngest_first(tourname
     seated = Seat.objects.filter(round=round_).values_list("player_id", flat=True)
     assert sorted(seated) == sorted(p.pk for p in players)
     for table in tables:
-        seats = list(table.seats.order_by("position").select_related("player"))
-        youngest = min(s.player.age for s in seats)
-        assert seats[0].player.age == youngest  # seat 1 throws the seal first
-        colours = [c for s in seats for c in s.colours]
-        assert len(colours) == len(set(colours)) == len(seats)  # one colour each, all different
-        if len(seats) == 3:
-            assert table.neutral and table.neutral not in colours
-        # French colours: whoever got the last colour, clockwise from the youngest, begins.
-        assert table.first_position == len(seats)
-    assert round_.ends_at - round_.started_at == round_.ends_at - round_.started_at
+        # The plain rules name nobody to begin and give no colours.
+        assert table.first_position is None and table.neutral == ""
+        assert all(seat.colours == [] for seat in table.seats.all())
     assert (round_.ends_at - round_.started_at).total_seconds() == 25 * 60
 
 
 def test_the_same_seed_seats_the_same_first_round(seed):
     def tables(name):
         tournament = Tournament.objects.create(
-            game=Game.objects.get(slug="villa-paletti"), name=name, date=date(2026, 6, 13), seed=9
+            game=Game.objects.get(slug=GAME), name=name, date=date(2026, 6, 13), seed=9
         )
         for i in range(9):
             services.register(tournament=tournament, name=f"P{i}", age=10 + i)
@@ -77,24 +71,24 @@ def test_the_next_round_waits_for_every_confirmed_result(tournament):
 def test_a_player_cannot_confirm_their_own_result_another_player_can(tournament):
     register(tournament, 4)
     table = services.start_round(tournament=tournament).tables.get()
-    first, second, *_ = table.seats.order_by("position")
-    table = services.enter_result(seat=first, result=result_for(table, winner=2))
-    assert table.status == ResultStatus.PENDING
+    first, second, third, _ = table.seats.order_by("position")
+    table = services.enter_result(seat=first, result=result_for(table, places=[2, 3, 1, 4]))
+    assert table.status == ResultStatus.PENDING and table.winner == third
     with pytest.raises(TournamentError) as refused:
         services.confirm_result(seat=first, entry=table.entry)
     assert refused.value.status == 403
     table = services.confirm_result(seat=second, entry=table.entry)
     assert table.status == ResultStatus.CONFIRMED and table.confirmed_by == second
     with pytest.raises(TournamentError):  # confirmed: players can no longer change it
-        services.enter_result(seat=second, result=result_for(table, winner=1))
+        services.enter_result(seat=second, result=result_for(table, places=[2, 1, 3, 4]))
 
 
 def test_a_new_entry_replaces_the_waiting_one_and_an_old_confirmation_is_refused(tournament):
     register(tournament, 3)
     table = services.start_round(tournament=tournament).tables.get()
     a, b, c = table.seats.order_by("position")
-    shown = services.enter_result(seat=a, result=result_for(table, winner=0)).entry
-    services.enter_result(seat=b, result=result_for(table, winner=1))  # b disagrees
+    shown = services.enter_result(seat=a, result=result_for(table, places=[1, 2, 3])).entry
+    services.enter_result(seat=b, result=result_for(table, places=[2, 1, 3]))  # b disagrees
     with pytest.raises(TournamentError):
         services.confirm_result(seat=c, entry=shown)  # c read the first entry
     table.refresh_from_db()
@@ -105,30 +99,32 @@ def test_a_new_entry_replaces_the_waiting_one_and_an_old_confirmation_is_refused
 
 
 def test_staff_correct_a_confirmed_result_and_the_history_keeps_every_step(tournament, staff):
-    register(tournament, 4)
-    table = services.start_round(tournament=tournament).tables.get()
-    a, b, c, d = table.seats.order_by("position")
-    table = services.enter_result(seat=a, result=result_for(table, winner=0, points=[5, 1, 1, 1]))
-    services.confirm_result(seat=b, entry=table.entry)
-    services.correct_result(
-        user=staff,
-        table=table,
-        result=result_for(table, winner=3, brought_down=0, points=[5, 1, 1, 4]),
-        note="The seal was misread",
-    )
-    table.refresh_from_db()
-    assert (table.winner, table.brought_down, table.corrected_by) == (d, a, staff)
-    rows = {r.player.name: r.standing.points for r in selectors.standings(tournament)}
-    name = {seat: seat.player.name for seat in (a, b, c, d)}
-    assert rows == {name[d]: 6, name[b]: 4, name[c]: 4, name[a]: 0}
-    history = list(Version.objects.get_for_object(table).select_related("revision__user"))
-    assert [v.revision.get_comment() for v in history] == [
-        "The seal was misread",
-        f"Confirmed by {name[b]}",
-        f"Entered by {name[a]}",
-    ]
-    assert history[0].revision.user == staff
-    assert history[-1].field_dict["winner_id"] == a.pk  # what was entered first is kept
+    # The history's comments are written in the active language: pinned to English.
+    with translation.override("en"):
+        register(tournament, 4)
+        table = services.start_round(tournament=tournament).tables.get()
+        a, b, c, d = table.seats.order_by("position")
+        table = services.enter_result(seat=a, result=result_for(table, places=[1, 2, 3, 4]))
+        services.confirm_result(seat=b, entry=table.entry)
+        services.correct_result(
+            user=staff,
+            table=table,
+            result=result_for(table, places=[4, 2, 2, 1]),
+            note="The order was misread",
+        )
+        table.refresh_from_db()
+        assert (table.winner, table.corrected_by) == (d, staff)
+        rows = {r.player.name: r.standing.points for r in selectors.standings(tournament)}
+        name = {seat: seat.player.name for seat in (a, b, c, d)}
+        assert rows == {name[d]: 6, name[b]: 4, name[c]: 4, name[a]: 0}
+        history = list(Version.objects.get_for_object(table).select_related("revision__user"))
+        assert [v.revision.get_comment() for v in history] == [
+            "The order was misread",
+            f"Confirmed by {name[b]}",
+            f"Entered by {name[a]}",
+        ]
+        assert history[0].revision.user == staff
+        assert history[-1].field_dict["winner_id"] == a.pk  # what was entered first is kept
 
 
 def test_a_result_that_does_not_fit_the_table_is_refused(tournament):
@@ -140,9 +136,14 @@ def test_a_result_that_does_not_fit_the_table_is_refused(tournament):
     with pytest.raises(ValueError):
         services.enter_result(seat=seat, result=wrong)
     with pytest.raises(ValueError):
-        services.enter_result(seat=seat, result=result_for(one, winner=1, brought_down=1))
+        services.enter_result(seat=seat, result=result_for(one, places=[1, 1, 2, 4]))
     with pytest.raises(ValueError):
-        services.enter_result(seat=seat, result=result_for(one, points=[0, 0, 0, 61]))
+        services.enter_result(seat=seat, result=result_for(one, places=[1, 2, 3, 5]))
+    seats = list(one.seats.order_by("position"))
+    with pytest.raises(ValueError):  # a seat left without a place
+        services.enter_result(
+            seat=seat, result=services.Result(places={s.pk: i for i, s in enumerate(seats[:3], 1)})
+        )
     one.refresh_from_db()
     assert one.status == ResultStatus.OPEN
 
@@ -198,12 +199,15 @@ def test_registration_through_the_link_stops_when_closed_the_desk_goes_on(tourna
         services.register(tournament=tournament, name="ADA", age=40, at_desk=True)
 
 
-def test_every_rule_option_is_a_reading_the_engine_itself_accepts():
-    for values in itertools.product(*(readings for _, readings in rules.OPTIONS.values())):
-        options = dict(zip(rules.OPTIONS, values, strict=True))
-        assert rules.clean_options(rules.VILLA_PALETTI, options) == options
-        new_match(1, players=4, options=options)  # raises on a name it does not know
-    with pytest.raises(ValueError):
-        rules.clean_options(rules.VILLA_PALETTI, {"seal_start": "red"})
-    with pytest.raises(ValueError):
-        rules.clean_options("alhambra", {"seal_start": "green"})
+def test_players_level_at_the_top_share_the_win_and_its_points(tournament):
+    register(tournament, 4)
+    table = services.start_round(tournament=tournament).tables.get()
+    a, b, c, d = table.seats.order_by("position")
+    table = services.enter_result(seat=a, result=result_for(table, places=[1, 1, 3, 4]))
+    services.confirm_result(seat=c, entry=table.entry)
+    table.refresh_from_db()
+    assert table.winner is None  # nobody won alone
+    rows = {r.player.pk: r.standing.points for r in selectors.standings(tournament)}
+    assert [rows[s.player_id] for s in (a, b, c, d)] == [6, 6, 2, 0]
+    screen = selectors.screen(tournament)["tables"][0]
+    assert screen["winners"] == [a.player.name, b.player.name]

@@ -1,4 +1,6 @@
-"""A tournament of Villa Paletti with players, for the web layer's tests."""
+"""A tournament of a game without table rules of its own (Alhambra, from the seed data):
+the plain rules, whose result is the placing order. What a game's own rules change is
+tested beside those rules, in the game's own app."""
 
 from datetime import date
 
@@ -6,28 +8,23 @@ import pytest
 from django.contrib.auth.models import Permission, User
 
 from games.models import Game
-from paletti.tournament import services
-from paletti.tournament.models import Tournament
+from games.tournament import services
+from games.tournament.models import Tournament
 
 NAMES = [
     "Ada", "Bruno", "Chloé", "Dorota", "Emil", "Frida", "Gustav", "Hanna", "Igor", "Jeanne",
     "Kasper", "Lena", "Marek", "Nora", "Oskar", "Paulina",
 ]  # fmt: skip
+GAME = "alhambra"
 
 
 @pytest.fixture
 def tournament(seed):
     return Tournament.objects.create(
-        game=Game.objects.get(slug="villa-paletti"),
-        name="Villa Paletti afternoon",
+        game=Game.objects.get(slug=GAME),
+        name="Alhambra afternoon",
         date=date(2026, 6, 13),
         seed=2026,
-        rule_options={
-            "seal_start": "blue",
-            "colours": "french",
-            "protest": "french",
-            "abort": "polish",
-        },
     )
 
 
@@ -50,12 +47,9 @@ def staff(db):
     return user
 
 
-def result_for(table, *, winner=0, brought_down=None, points=None):
-    """A Result naming seats by their position at the table (0-based)."""
+def result_for(table, *, places=None):
+    """A Result placing the seats in the order given, by position at the table (the
+    first seat first unless told)."""
     seats = list(table.seats.order_by("position"))
-    points = points or list(range(len(seats)))
-    return services.Result(
-        winner=seats[winner].pk,
-        brought_down=None if brought_down is None else seats[brought_down].pk,
-        points={seat.pk: p for seat, p in zip(seats, points, strict=True)},
-    )
+    places = places or list(range(1, len(seats) + 1))
+    return services.Result(places={seat.pk: p for seat, p in zip(seats, places, strict=True)})

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from paletti.tournament.seating import (
+from games.tournament.seating import (
     SeatingError,
     first_round,
     meetings,
@@ -15,7 +15,13 @@ from paletti.tournament.seating import (
     repeats,
     table_sizes,
 )
-from paletti.tournament.standings import TableResult, standings
+from games.tournament.standings import TableResult, places_by_score, standings
+
+
+def winner_then_points(players, winner, points):
+    """A result of a winner, the others placed by their game points."""
+    places = places_by_score({p: (float("inf") if p == winner else points[p]) for p in players})
+    return TableResult(players=tuple(players), places=places, game_points=points)
 
 
 def play(n_players, n_rounds, seed, *, arrivals=None, dropouts=None, pairs=True):
@@ -47,13 +53,9 @@ def play(n_players, n_rounds, seed, *, arrivals=None, dropouts=None, pairs=True)
         rosters.append(list(present))
         byes.extend(plan.byes)
         for players in plan.tables:
-            results.append(
-                TableResult(
-                    players=players,
-                    winner=rng.choice(players),
-                    game_points={p: rng.randrange(10) for p in players},
-                )
-            )
+            winner = rng.choice(players)
+            points = {p: rng.randrange(10) for p in players}
+            results.append(winner_then_points(players, winner, points))
     return plans, rosters
 
 

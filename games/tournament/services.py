@@ -4,7 +4,6 @@ the end. Views, the admin and tests call these; each write is one transaction.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import timedelta
 
 import reversion
@@ -13,11 +12,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from . import rules, seating, selectors
+from . import seating, selectors
 from .models import MAX_PLAYERS, Bye, Player, ResultStatus, Round, Seat, Table, Tournament
 from .standings import TableResult
-
-MAX_GAME_POINTS = 60  # all 20 columns at 3 points: no player's count can be higher
+from .tables import Result
 
 
 class TournamentError(Exception):
@@ -28,16 +26,6 @@ class TournamentError(Exception):
         super().__init__(str(message))
         self.message = message
         self.status = status
-
-
-@dataclass(frozen=True)
-class Result:
-    """A table's result as entered: seat ids for the winner and for whoever brought the
-    villa down (or None), and each seat's points on the top platform."""
-
-    winner: int
-    brought_down: int | None
-    points: dict[int, int]
 
 
 def register(*, tournament: Tournament, name: str, age: int, at_desk: bool = False) -> Player:
@@ -116,11 +104,11 @@ def start_round(*, tournament: Tournament, now=None) -> Round:
             ends_at=now + timedelta(minutes=tournament.round_minutes),
         )
         ages = {p.pk: p.age for p in present}
+        rules = tournament.table_rules
         for index, players in enumerate(plan.tables, start=1):
-            seats = rules.seat_table(
+            seats = rules.seat(
                 list(players),
                 ages,
-                game_slug=tournament.game.slug,
                 options=tournament.rule_options,
                 seed=f"{tournament.seed}:{number}:{index}",
             )
@@ -160,37 +148,40 @@ def finish(*, tournament: Tournament, now=None) -> Tournament:
         return tournament
 
 
-def check_result(table: Table, result: Result) -> None:
-    """The result fits the table and the rules, or ValueError with the reason."""
-    seats = {seat.pk: seat.player_id for seat in table.seats.all()}
-    if set(result.points) != set(seats):
-        raise ValueError("Points are needed for every seat of the table, and only those.")
-    if any(not 0 <= p <= MAX_GAME_POINTS for p in result.points.values()):
-        raise ValueError("Points on the top platform are from 0 to 60.")
-    if result.winner not in seats or (
-        result.brought_down is not None and result.brought_down not in seats
-    ):
-        raise ValueError("The winner and whoever brought the villa down sit at the table.")
-    TableResult(  # the scoring's own checks: the villa's wrecker cannot win
-        players=tuple(seats),
-        winner=result.winner,
-        brought_down=result.brought_down,
-        game_points=result.points,
-    )
+def check_result(table: Table, result: Result) -> dict[int, int]:
+    """Each seat's place from a result that fits the table and its game's rules, or
+    ValueError with the reason."""
+    seats = [seat.pk for seat in table.seats.all()]
+    rules = table.round.tournament.table_rules
+    places = rules.places(result, seats)
+    points = result.points if rules.points_label else {}
+    if any(not isinstance(p, int) or not 0 <= p <= rules.points_max for p in points.values()):
+        raise ValueError(f"Game points are from 0 to {rules.points_max}.")
+    TableResult(players=tuple(seats), places=places, game_points=points)  # the scoring's checks
+    return places
 
 
 def _write(table: Table, result: Result) -> None:
-    check_result(table, result)
+    """The result on the table and its seats: what the game's rules ask, and each seat's
+    place; the winner is the seat placed first, when only one is."""
+    places = check_result(table, result)
+    rules = table.round.tournament.table_rules
     for seat in table.seats.all():
-        seat.points = result.points[seat.pk]
-        seat.save(update_fields=["points"])
-    table.winner_id = result.winner
-    table.brought_down_id = result.brought_down
+        seat.points = result.points.get(seat.pk) if rules.points_label else None
+        seat.place = places[seat.pk]
+        seat.save(update_fields=["points", "place"])
+    first = [seat for seat, place in places.items() if place == 1]
+    table.winner_id = first[0] if len(first) == 1 else None
+    table.brought_down_id = result.brought_down if rules.brought_down_question else None
     table.entry += 1
 
 
 def _locked_table(seat: Seat) -> Table:
-    table = Table.objects.select_for_update().get(pk=seat.table_id)
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("round__tournament__game")
+        .get(pk=seat.table_id)
+    )
     if table.round_id != selectors.current_round(table.round.tournament).pk:
         raise TournamentError(gettext_lazy("That round is over: ask the desk."))
     if table.round.tournament.finished:
@@ -246,7 +237,11 @@ def correct_result(*, user, table: Table, result: Result, note: str = "", now=No
     the table's history."""
     now = now or timezone.now()
     with transaction.atomic(), reversion.create_revision():
-        table = Table.objects.select_for_update().get(pk=table.pk)
+        table = (
+            Table.objects.select_for_update(of=("self",))
+            .select_related("round__tournament__game")
+            .get(pk=table.pk)
+        )
         _write(table, result)
         table.status = ResultStatus.CONFIRMED
         table.corrected_by = user

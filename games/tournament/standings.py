@@ -1,10 +1,10 @@
 """Places at a table, the points they earn, and the standings: plain Python, no Django.
 
+A table's result reaches this module as each player's place (1 the best; players level
+share the better place: 1, 2, 2, 4) and their game points, whatever the game: how a game's
+own result gives the places is its table rules' (tables.py).
+
 Readings that are ours (docs/tournament.md says so too):
-- Villa Paletti names a winner and nothing else. The others are placed by their points on
-  the top platform when the game ended (the seal race's count), and whoever brought the
-  villa down comes last (the French record: "gare à celui qui fait s'écrouler la VILLA
-  PALETTI, il sera puni"). Players level on points share the better place (1, 2, 2, 4).
 - Placement points: +6/+4/+2/0 at a table of four (Board Game Arena's multiplayer Swiss
   gives +6/+4/+2/0); at three +6/+3/0 and at two +6/0, so the winner of any table takes 6,
   the last 0, and a table's average is 3 whatever its size. A bye is worth 3, that
@@ -27,40 +27,42 @@ DEFAULT_BYE_POINTS = 3
 
 @dataclass(frozen=True)
 class TableResult:
-    """One game's result: the players at the table, the winner, who brought the villa
-    down (or None), and each player's game points (on the top platform at the end)."""
+    """One game's result: the players at the table, each one's place, and their game
+    points (a game without them leaves them out: 0 each)."""
 
     players: tuple[PlayerId, ...]
-    winner: PlayerId
-    brought_down: PlayerId | None = None
+    places: Mapping[PlayerId, int]
     game_points: Mapping[PlayerId, int] = field(default_factory=dict)
 
     def __post_init__(self):
         if len(set(self.players)) != len(self.players):
             raise ValueError("A player sits twice at the table.")
-        if self.winner not in self.players:
-            raise ValueError("The winner must sit at the table.")
-        if self.brought_down is not None and self.brought_down not in self.players:
-            raise ValueError("Whoever brought the villa down must sit at the table.")
-        if self.brought_down == self.winner:
-            raise ValueError("Whoever brings the villa down cannot win.")
+        if set(self.places) != set(self.players):
+            raise ValueError("Every player at the table, and only they, have a place.")
+        check_places(self.places)
         if set(self.game_points) - set(self.players):
             raise ValueError("Game points for a player not at the table.")
         if any(points < 0 for points in self.game_points.values()):
             raise ValueError("Game points cannot be negative.")
 
 
-def places(result: TableResult) -> dict[PlayerId, int]:
-    """Each player's place at the table, 1 for the winner; players level share the better
-    place, and whoever brought the villa down is last (after any tie)."""
-    ranked = {result.winner: 1}
-    others = [p for p in result.players if p not in (result.winner, result.brought_down)]
-    points = {p: result.game_points.get(p, 0) for p in others}
-    for player in others:
-        ranked[player] = 2 + sum(1 for q in others if points[q] > points[player])
-    if result.brought_down is not None:
-        ranked[result.brought_down] = len(result.players)
-    return ranked
+def check_places(places: Mapping[PlayerId, int]) -> None:
+    """Places as a table gives them: whole numbers, 1 the best, each place one more than
+    the number of players placed better (1, 2, 2, 4; 1, 1, 3). ValueError otherwise."""
+    values = list(places.values())
+    if any(not isinstance(p, int) or isinstance(p, bool) for p in values):
+        raise ValueError("Places are whole numbers.")
+    for place in values:
+        if place != 1 + sum(1 for other in values if other < place):
+            raise ValueError("Places run from 1, players level sharing the better place.")
+
+
+def places_by_score(scores: Mapping[PlayerId, float]) -> dict[PlayerId, int]:
+    """Places from scores, the highest first, players level sharing the better place."""
+    return {
+        player: 1 + sum(1 for other in scores.values() if other > score)
+        for player, score in scores.items()
+    }
 
 
 def placement_points(
@@ -69,7 +71,7 @@ def placement_points(
     """The tournament points each player takes from the game: their place's points in the
     table for that many players (DEFAULT_POINTS unless given)."""
     points = (table or DEFAULT_POINTS)[len(result.players)]
-    return {player: points[place - 1] for player, place in places(result).items()}
+    return {player: points[place - 1] for player, place in result.places.items()}
 
 
 @dataclass(frozen=True)

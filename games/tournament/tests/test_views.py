@@ -1,4 +1,5 @@
-"""The tournament's pages: who may do what, and hostile input answered with a 4xx."""
+"""The tournament's pages: who may do what, and hostile input answered with a 4xx. The
+game here has no table rules of its own: a table's result is its placing order."""
 
 import csv
 import io
@@ -8,10 +9,10 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import translation
 
-from paletti.tournament import services
-from paletti.tournament.models import Player, ResultStatus, Tournament
+from games.tournament import services
+from games.tournament.models import Player, ResultStatus, Tournament
 
-from .conftest import register
+from .conftest import GAME, register
 
 pytestmark = pytest.mark.django_db
 
@@ -21,14 +22,11 @@ def url(name, **kwargs):
         return reverse(f"tournament:{name}", kwargs=kwargs)
 
 
-def result_post(table, *, winner=0, brought_down=None, points=None):
+def result_post(table, *, places=None):
+    """The result form's fields: each seat's place, in the seats' order unless told."""
     seats = list(table.seats.order_by("position"))
-    points = points or [3] * len(seats)
-    data = {"winner": seats[winner].pk, "brought_down": ""}
-    if brought_down is not None:
-        data["brought_down"] = seats[brought_down].pk
-    data.update({f"points_{s.pk}": p for s, p in zip(seats, points, strict=True)})
-    return data
+    places = places or list(range(1, len(seats) + 1))
+    return {f"place_{s.pk}": p for s, p in zip(seats, places, strict=True)}
 
 
 @pytest.fixture
@@ -42,7 +40,7 @@ def seat_players(table):
     return [s.player for s in table.seats.order_by("position")]
 
 
-def test_the_phone_shows_table_seat_colour_and_who_begins(client, started):
+def test_the_phone_shows_table_seat_and_tablemates_and_asks_the_places(client, started):
     tournament, players, round_ = started
     table = round_.tables.get(number=2)
     me = seat_players(table)[1]
@@ -52,24 +50,31 @@ def test_the_phone_shows_table_seat_colour_and_who_begins(client, started):
     assert "Round 1 of 3" in text
     facts = [x.strip() for x in text.split('class="seat-facts"')[1].split("</dl>")[0].split("<dd>")]
     assert facts[1].startswith("2</dd>") and facts[2].startswith("2</dd>")  # table 2, seat 2
-    seat = table.seats.get(player=me)
-    assert page.context["colours"] == seat.colours[0]  # "white", "black"… in English
-    assert "the youngest: throws the seal first" in text and "begins" in text
+    assert len(facts) == 3  # table and seat: no colour for a game that has none
+    assert "begins" not in text  # nobody named to begin
+    for player in seat_players(table):
+        assert player.name in text
+    form = page.context["form"]
+    assert list(form.fields) == [f"place_{s.pk}" for s in table.seats.order_by("position")]
 
 
 def test_a_player_enters_a_result_and_a_tablemate_confirms_it(client, started):
     tournament, players, round_ = started
     table = round_.tables.get(number=1)
     first, second, *_ = seat_players(table)
-    answer = client.post(url("player-result", token=first.token), result_post(table, winner=2))
+    places = [2, 3, 1, 4]
+    answer = client.post(url("player-result", token=first.token), result_post(table, places=places))
     assert answer.status_code == 302
     table.refresh_from_db()
     assert table.status == ResultStatus.PENDING
+    assert [s.place for s in table.seats.order_by("position")] == places
     # The one who entered cannot confirm it.
     mine = client.post(url("player-confirm", token=first.token), {"entry": table.entry})
     assert mine.status_code == 403
-    page = client.get(url("player", token=second.token))
-    assert "entered this result. Is it right?" in page.content.decode()
+    page = client.get(url("player", token=second.token)).content.decode()
+    assert "entered this result. Is it right?" in page
+    third = seat_players(table)[2]
+    assert f"1. {third.name}" in page  # the summary lists the table in its order
     client.post(url("player-confirm", token=second.token), {"entry": table.entry})
     table.refresh_from_db()
     assert table.status == ResultStatus.CONFIRMED
@@ -89,33 +94,44 @@ def test_a_player_enters_only_their_own_tables_result(client, started):
 
 
 @pytest.mark.parametrize(
-    "change",
-    [
-        {"winner": "x"},
-        {"winner": ""},
-        {"winner": "99999999999999999999999"},
-        {"brought_down": "-1"},
-        {"points": -1},
-        {"points": 61},
-        {"points": "lots"},
-        {"points": "1e9"},
-        {"same": True},
-    ],
+    "place",
+    ["x", "", "0", "5", "-1", "1e9", "99999999999999999999999", "1.0", None],
 )
-def test_hostile_result_forms_are_refused_with_400(client, started, change):
+def test_hostile_result_forms_are_refused_with_400(client, started, place):
     tournament, players, round_ = started
     table = round_.tables.get(number=1)
     me = seat_players(table)[0]
     data = result_post(table)
-    if "points" in change:
-        key = next(k for k in data if k.startswith("points_"))
-        data[key] = change["points"]
-    elif "same" in change:
-        data["brought_down"] = data["winner"]
+    key = next(iter(data))
+    if place is None:
+        del data[key]
     else:
-        data.update(change)
+        data[key] = place
     answer = client.post(url("player-result", token=me.token), data)
     assert answer.status_code == 400
+    table.refresh_from_db()
+    assert table.status == ResultStatus.OPEN
+
+
+@pytest.mark.parametrize("places", [[1, 1, 1, 1], [1, 2, 3, 3], [1, 1, 3, 3], [4, 3, 2, 1]])
+def test_players_level_share_the_better_place(client, started, places):
+    tournament, players, round_ = started
+    table = round_.tables.get(number=1)
+    me = seat_players(table)[0]
+    data = result_post(table, places=places)
+    assert client.post(url("player-result", token=me.token), data).status_code == 302
+    assert [s.place for s in table.seats.order_by("position")] == places
+
+
+@pytest.mark.parametrize("places", [[1, 1, 2, 4], [2, 2, 3, 4], [1, 2, 4, 4], [1, 3, 3, 4]])
+def test_places_no_table_can_end_in_are_refused_with_the_rule(client, started, places):
+    tournament, players, round_ = started
+    table = round_.tables.get(number=1)
+    me = seat_players(table)[0]
+    data = result_post(table, places=places)
+    answer = client.post(url("player-result", token=me.token), data)
+    assert answer.status_code == 400
+    assert "the next place is skipped (1, 1, 3)" in answer.content.decode()
     table.refresh_from_db()
     assert table.status == ResultStatus.OPEN
 
@@ -152,12 +168,13 @@ def test_staff_correct_a_result_and_read_its_history(client, started, staff):
     tournament, players, round_ = started
     table = round_.tables.get(number=1)
     first, second, *_ = seat_players(table)
-    client.post(url("player-result", token=first.token), result_post(table, winner=0))
+    client.post(url("player-result", token=first.token), result_post(table))
     table.refresh_from_db()
     client.post(url("player-confirm", token=second.token), {"entry": table.entry})
     client.force_login(staff)
     correct = url("table-correct", pk=tournament.pk, table_pk=table.pk)
-    data = {**result_post(table, winner=1, points=[2, 5, 1, 0]), "note": "Wrong winner"}
+    assert client.get(correct).context["form"].initial[f"place_{table.winner_id}"] == 1
+    data = {**result_post(table, places=[2, 1, 3, 4]), "note": "Wrong winner"}
     assert client.post(correct, data).status_code == 302
     table.refresh_from_db()
     assert table.winner.player == second and table.corrected_by == staff
@@ -168,16 +185,15 @@ def test_staff_correct_a_result_and_read_its_history(client, started, staff):
     assert client.get(url("table-correct", pk=other.pk, table_pk=table.pk)).status_code == 404
 
 
-def test_staff_create_a_tournament_with_its_rules_and_points(client, seed, staff):
-    client.force_login(staff)
-    form = client.get(url("create"))
-    assert form.status_code == 200
-    assert "the blue platform (Polish reading)" in form.content.decode()
+def test_staff_create_a_tournament_of_a_game_without_options(client, seed, staff):
     from games.models import Game
 
+    client.force_login(staff)
+    assert client.get(url("create")).status_code == 200
+    game = Game.objects.get(slug=GAME)
     data = {
         "name": "Sobota",
-        "game": Game.objects.get(slug="villa-paletti").pk,
+        "game": game.pk,
         "date": "2026-06-13",
         "meets_at": "15:00",
         "plays_from": "15:30",
@@ -190,24 +206,43 @@ def test_staff_create_a_tournament_with_its_rules_and_points(client, seed, staff
         "points_4": "6 4 2 0",
         "points_3": "6, 3, 0",
         "points_2": "6 0",
-        "rule_seal_start": "blue",
-        "rule_colours": "polish",
-        "rule_protest": "polish",
-        "rule_abort": "french",
     }
     assert client.post(url("create"), {**data, "points_4": "6 4 5 0"}).status_code == 400
-    assert client.post(url("create"), {**data, "rule_seal_start": "red"}).status_code == 400
     assert client.post(url("create"), {**data, "rounds": 99}).status_code == 400
     answer = client.post(url("create"), data)
     assert answer.status_code == 302
     tournament = Tournament.objects.get(name="Sobota")
-    assert tournament.rule_options == {
-        "seal_start": "blue",
-        "colours": "polish",
-        "protest": "polish",
-        "abort": "french",
-    }
+    assert tournament.rule_options == {}
     assert tournament.points_table() == {4: (6, 4, 2, 0), 3: (6, 3, 0), 2: (6, 0)}
+
+
+def test_the_tables_must_fit_the_games_numbers_of_players(client, seed, staff):
+    from games.models import Game
+
+    client.force_login(staff)
+    game = Game.objects.get(slug=GAME)
+    data = {
+        "name": "Trio",
+        "game": game.pk,
+        "date": "2026-06-13",
+        "meets_at": "15:00",
+        "plays_from": "15:30",
+        "ends_around": "17:00",
+        "rounds": 3,
+        "round_minutes": 25,
+        "table_size": 4,
+        "bye_points": 3,
+        "points_4": "6 4 2 0",
+        "points_3": "6 3 0",
+        "points_2": "6 0",
+    }
+    Game.objects.filter(pk=game.pk).update(min_players=3, max_players=3)
+    too_large = client.post(url("create"), data)
+    assert too_large.status_code == 400
+    assert "Alhambra is for at most 3 players." in too_large.content.decode()
+    pairs = client.post(url("create"), {**data, "table_size": 3, "pairs_when_needed": "on"})
+    assert "Alhambra needs at least 3 players at a table." in pairs.content.decode()
+    assert client.post(url("create"), {**data, "table_size": 3}).status_code == 302
 
 
 def test_joining_through_the_public_link(client, tournament):
@@ -227,7 +262,7 @@ def test_the_big_screen_data_and_the_standings_csv(client, started):
     tournament, players, round_ = started
     for table in round_.tables.all():
         seats = seat_players(table)
-        client.post(url("player-result", token=seats[0].token), result_post(table, winner=0))
+        client.post(url("player-result", token=seats[0].token), result_post(table))
         table.refresh_from_db()
         client.post(url("player-confirm", token=seats[1].token), {"entry": table.entry})
     data = client.get(url("screen-data", code=tournament.code)).json()

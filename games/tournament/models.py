@@ -2,7 +2,9 @@
 
 A round's tables and seats are written when the round starts and never moved after (see
 seating.py); a table's result is entered by one player at it, confirmed by another, and
-corrected only by staff, every change kept by django-reversion (docs/tournament.md).
+corrected only by staff, every change kept by django-reversion (docs/tournament.md). What
+differs from game to game (options, seats, the result's form) is the game's table rules
+(tables.py); each seat's place, whatever the game, is what the standings read.
 """
 
 import random
@@ -19,14 +21,15 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from . import rules
+from . import tables
 from .standings import DEFAULT_BYE_POINTS, DEFAULT_POINTS, check_points_table
 
 MAX_ROUNDS = 8
 MAX_PLAYERS = 64
-# The invitation's afternoon: meet at 15:00, rules agreed first, play from 15:30, over
-# around 17:00. 90 minutes of play: three rounds of 25 minutes and 5 to change tables
-# (the catalogue's record gives Villa Paletti 30 minutes; the Danish text 20 to 30).
+# The invitation's afternoon (a Villa Paletti tournament, among the seeds): meet at 15:00,
+# rules agreed first, play from 15:30, over around 17:00. 90 minutes of play: three rounds
+# of 25 minutes and 5 to change tables (the catalogue's record gives Villa Paletti 30
+# minutes; the Danish text 20 to 30).
 DEFAULT_ROUNDS = 3
 DEFAULT_ROUND_MINUTES = 25
 
@@ -128,9 +131,10 @@ class Tournament(models.Model):
         return f"{self.name} ({self.date})"
 
     def save(self, *args, **kwargs):
-        # Villa Paletti's options not named are the French rules' (the reference reading).
-        if self.game.slug == rules.VILLA_PALETTI and isinstance(self.rule_options, dict):
-            self.rule_options = {**rules.DEFAULT_OPTIONS, **self.rule_options}
+        # The options not named are at their defaults (the game's reference reading).
+        rules = self.table_rules
+        if rules.options and isinstance(self.rule_options, dict):
+            self.rule_options = rules.with_defaults(self.rule_options)
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
@@ -144,9 +148,10 @@ class Tournament(models.Model):
             errors["placement_points"] = str(error)
         if self.game_id is not None:
             try:
-                self.rule_options = rules.clean_options(self.game.slug, self.rule_options)
+                self.rule_options = self.table_rules.clean_options(self.rule_options)
             except ValueError as error:
                 errors["rule_options"] = str(error)
+            errors.update(self._table_size_errors())
         if errors:
             raise ValidationError(errors)
 
@@ -163,9 +168,33 @@ class Tournament(models.Model):
             table[size] = tuple(points)
         return table
 
+    def _table_size_errors(self) -> dict:
+        """The tables this tournament may seat must be tables the game can be played at:
+        no larger than its most players, no smaller than its fewest."""
+        game, errors = self.game, {}
+        if self.table_size and self.table_size > game.max_players:
+            errors["table_size"] = _("%(game)s is for at most %(count)d players.") % {
+                "game": game.title,
+                "count": game.max_players,
+            }
+        # The numbers may need tables one smaller than the size chosen, or of two.
+        smallest = 2 if self.table_size == 2 else 3
+        field = None
+        if smallest < game.min_players:
+            field = "table_size"
+        elif self.pairs_when_needed and game.min_players > 2:
+            field = "pairs_when_needed"
+        if field and "table_size" not in errors:
+            errors[field] = _("%(game)s needs at least %(count)d players at a table.") % {
+                "game": game.title,
+                "count": game.min_players,
+            }
+        return errors
+
     @property
-    def is_villa_paletti(self) -> bool:
-        return self.game.slug == rules.VILLA_PALETTI
+    def table_rules(self) -> tables.TableRules:
+        """What this tournament's game supplies: options, seats, its result's form."""
+        return tables.rules_for(self.game.slug)
 
     @property
     def finished(self) -> bool:
@@ -173,8 +202,8 @@ class Tournament(models.Model):
 
 
 class Player(models.Model):
-    """Somebody taking part, with their age (the youngest at a table begins the colours)
-    and a personal code for their phone."""
+    """Somebody taking part, with their age (a game's rules may seat by age: Villa
+    Paletti's youngest throws the colours first) and a personal code for their phone."""
 
     tournament = models.ForeignKey(
         Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="players"
@@ -248,18 +277,21 @@ class Table(models.Model):
         Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="tables"
     )
     number = models.PositiveSmallIntegerField(_("table"))
-    # Villa Paletti: the colour nobody plays at a table of three, and the seat that begins.
+    # As the game's table rules seat it: a colour nobody plays (Villa Paletti at three),
+    # and the seat that begins, where the rules name one.
     neutral = models.CharField(_("neutral colour"), max_length=10, blank=True)
-    first_position = models.PositiveSmallIntegerField(_("first builder's seat"), null=True)
+    first_position = models.PositiveSmallIntegerField(_("seat that begins"), null=True)
     status = models.CharField(
         _("result"), max_length=10, choices=ResultStatus.choices, default=ResultStatus.OPEN
     )
+    # The player placed first alone (none when several share first place), and the one
+    # whose fall ended the game, for the games whose rules ask it (Villa Paletti's).
     winner = models.ForeignKey(
         "Seat", verbose_name=_("winner"), null=True, on_delete=models.RESTRICT, related_name="+"
     )
     brought_down = models.ForeignKey(
         "Seat",
-        verbose_name=_("brought the villa down"),
+        verbose_name=_("whose fall ended the game"),
         null=True,
         blank=True,
         on_delete=models.RESTRICT,
@@ -295,12 +327,8 @@ class Table(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
             models.CheckConstraint(
-                condition=Q(status="open") | Q(winner__isnull=False),
-                name="table_result_has_a_winner",
-            ),
-            models.CheckConstraint(
                 condition=Q(brought_down__isnull=True) | ~Q(brought_down=models.F("winner")),
-                name="table_winner_did_not_bring_the_villa_down",
+                name="table_winner_did_not_end_it_by_a_fall",
             ),
         ]
 
@@ -310,7 +338,9 @@ class Table(models.Model):
 
 @reversion.register()
 class Seat(models.Model):
-    """A player's place at a table: position 1 is the youngest, then clockwise."""
+    """A player's seat at a table (positions clockwise, as the game's rules seat them),
+    and their part of its result: their place and, where the game counts them, their
+    game points."""
 
     table = models.ForeignKey(
         Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="seats"
@@ -322,9 +352,8 @@ class Seat(models.Model):
     )
     position = models.PositiveSmallIntegerField(_("seat"))
     colours = models.JSONField(_("colours"), default=list, blank=True)
-    points = models.PositiveSmallIntegerField(
-        _("points on the top platform"), null=True, blank=True
-    )
+    points = models.PositiveSmallIntegerField(_("game points"), null=True, blank=True)
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
 
     class Meta:
         ordering = ["table", "position"]
@@ -335,6 +364,10 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["round", "player"], name="seat_player_once_a_round"),
             models.CheckConstraint(
                 condition=Q(position__gte=1, position__lte=4), name="seat_position_1_to_4"
+            ),
+            models.CheckConstraint(
+                condition=Q(place__isnull=True) | Q(place__gte=1, place__lte=4),
+                name="seat_place_1_to_4",
             ),
         ]
 

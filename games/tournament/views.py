@@ -16,7 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from reversion.models import Version
 
-from . import rules, selectors, services
+from . import selectors, services
 from .forms import CorrectionForm, RegistrationForm, ResultForm, TournamentForm
 from .models import Player, ResultStatus, Table, Tournament
 
@@ -73,11 +73,11 @@ def _desk(request, tournament: Tournament, *, status: int = 200, form=None):
             "round": round_,
             "rounds": selectors.rounds_with_tables(tournament),
             "players": players,
-            "form": form or RegistrationForm(),
+            "form": form or RegistrationForm(age_note=tournament.table_rules.age_note),
             "round_complete": selectors.round_complete(round_),
             "next_number": (round_.number + 1) if round_ else 1,
             "join_url": _absolute(request, "tournament:join", code=tournament.code),
-            "rules": rules.agreed(tournament.rule_options),
+            "rules": tournament.table_rules.agreed(tournament.rule_options),
         },
         status=status,
     )
@@ -93,7 +93,7 @@ def desk(request, pk):
 @require_POST
 def desk_register(request, pk):
     tournament = get_object_or_404(Tournament.objects.select_related("game"), pk=pk)
-    form = RegistrationForm(request.POST)
+    form = RegistrationForm(request.POST, age_note=tournament.table_rules.age_note)
     if not form.is_valid():
         return _desk(request, tournament, status=400, form=form)
     try:
@@ -176,9 +176,7 @@ def table_correct(request, pk, table_pk):
         Table.objects.select_related("round__tournament__game"), pk=table_pk, round__tournament=pk
     )
     tournament = table.round.tournament
-    form = CorrectionForm(
-        request.POST or None, table=table, villa_paletti=tournament.is_villa_paletti
-    )
+    form = CorrectionForm(request.POST or None, table=table, rules=tournament.table_rules)
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -211,7 +209,7 @@ def table_correct(request, pk, table_pk):
 def join(request, code):
     """The public link: a player registers with a name and an age, and gets their page."""
     tournament = get_object_or_404(Tournament.objects.select_related("game"), code=code)
-    form = RegistrationForm(request.POST or None)
+    form = RegistrationForm(request.POST or None, age_note=tournament.table_rules.age_note)
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -227,7 +225,11 @@ def join(request, code):
     return render(
         request,
         "tournament/join.html",
-        {"tournament": tournament, "form": form, "rules": rules.agreed(tournament.rule_options)},
+        {
+            "tournament": tournament,
+            "form": form,
+            "rules": tournament.table_rules.agreed(tournament.rule_options),
+        },
         status=status,
     )
 
@@ -249,20 +251,22 @@ def _player_page(request, player: Player, *, form=None, error=None, status: int 
         "table": table,
         "error": error,
         "version": selectors.player_version(player),
-        "rules": rules.agreed(tournament.rule_options),
-        "villa_paletti": tournament.is_villa_paletti,
+        "rules": tournament.table_rules.agreed(tournament.rule_options),
+        "table_rules": tournament.table_rules,
         "bye": round_ is not None and round_.byes.filter(player=player).exists(),
     }
     if table is not None:
         seats = list(table.seats.select_related("player"))
         for s in seats:
-            s.colour_names = selectors.colours_text(s.colours)
+            s.colour_names = selectors.colours_text(tournament, s.colours)
         by_pk = {s.pk: s for s in seats}
         context.update(
             {
                 "seats": seats,
-                "colours": selectors.colours_text(seat.colours),
-                "neutral": selectors.colours_text([table.neutral]) if table.neutral else "",
+                "colours": selectors.colours_text(tournament, seat.colours),
+                "neutral": selectors.colours_text(tournament, [table.neutral])
+                if table.neutral
+                else "",
                 "first": next((s for s in seats if s.position == table.first_position), None),
                 "winner": by_pk.get(table.winner_id),
                 "brought_down": by_pk.get(table.brought_down_id),
@@ -270,7 +274,10 @@ def _player_page(request, player: Player, *, form=None, error=None, status: int 
                 "confirmed_by": by_pk.get(table.confirmed_by_id),
                 "entered_by_me": table.entered_by_id == seat.pk,
                 "current": not tournament.finished,
-                "form": form or ResultForm(table=table, villa_paletti=tournament.is_villa_paletti),
+                "by_place": sorted(
+                    (s for s in seats if s.place), key=lambda s: (s.place, s.position)
+                ),
+                "form": form or ResultForm(table=table, rules=tournament.table_rules),
             }
         )
     rows = selectors.standings(tournament)
@@ -291,7 +298,7 @@ def player_result(request, token):
     if seat is None:
         return _player_page(request, player, error=_("You have no table this round."), status=403)
     table = seat.table
-    form = ResultForm(request.POST, table=table, villa_paletti=player.tournament.is_villa_paletti)
+    form = ResultForm(request.POST, table=table, rules=player.tournament.table_rules)
     if not form.is_valid():
         return _player_page(request, player, form=form, status=400)
     try:
@@ -342,6 +349,7 @@ def screen(request, code):
         "tournament/screen.html",
         {
             "tournament": tournament,
+            "table_rules": tournament.table_rules,
             "data": selectors.screen(tournament),
             "join_url": join_url,
             "join_qr": qr_data_uri(join_url),
@@ -352,7 +360,9 @@ def screen(request, code):
                 "table": _("Table %(number)s"),
                 "round": _("Round %(number)s of %(total)s"),
                 "wins": _("%(name)s wins"),
-                "brought_down": _("%(name)s brought the villa down"),
+                "shared": _("%(names)s share the win"),
+                "place": _("place %(place)s"),
+                "brought_down": str(tournament.table_rules.brought_down_sentence),
                 "time_up": _("Time is up"),
                 "byes": _("Sitting this round out:"),
                 "left": _("left"),
@@ -378,6 +388,7 @@ def standings(request, code):
         "tournament/standings.html",
         {
             "tournament": tournament,
+            "table_rules": tournament.table_rules,
             "rows": selectors.standings(tournament),
             "rounds_played": selectors.current_round(tournament),
         },

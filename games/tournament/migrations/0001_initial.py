@@ -8,7 +8,7 @@ import django.db.models.functions.text
 from django.conf import settings
 from django.db import migrations, models
 
-import paletti.tournament.models
+import games.tournament.models
 
 
 class Migration(migrations.Migration):
@@ -45,7 +45,7 @@ class Migration(migrations.Migration):
                 (
                     "token",
                     models.CharField(
-                        default=paletti.tournament.models.personal_token,
+                        default=games.tournament.models.personal_token,
                         editable=False,
                         max_length=40,
                         unique=True,
@@ -317,7 +317,7 @@ class Migration(migrations.Migration):
                 (
                     "placement_points",
                     models.JSONField(
-                        default=paletti.tournament.models.default_points,
+                        default=games.tournament.models.default_points,
                         verbose_name="placement points",
                     ),
                 ),
@@ -332,13 +332,13 @@ class Migration(migrations.Migration):
                 (
                     "seed",
                     models.PositiveBigIntegerField(
-                        default=paletti.tournament.models.new_seed, verbose_name="seed"
+                        default=games.tournament.models.new_seed, verbose_name="seed"
                     ),
                 ),
                 (
                     "code",
                     models.CharField(
-                        default=paletti.tournament.models.public_code,
+                        default=games.tournament.models.public_code,
                         max_length=16,
                         unique=True,
                         verbose_name="public code",
