@@ -1,7 +1,7 @@
 """What the API's OpenAPI schema says of matches beyond what drf-spectacular reads from the
 views (a hook of SPECTACULAR_SETTINGS)."""
 
-from .api import PLAYERS
+from .serializers import PLAYERS
 
 
 def add_match_links(result, generator, request, public):
