@@ -289,7 +289,11 @@ class MatchUpdatesView(MatchAPIView):
                 "state": state_payload(match, state, viewer),
                 "frames": missed.frames if missed else [],
                 "events": events,
-                "steps": messages.translate_steps(missed.steps, events, names) if missed else [],
+                "steps": (
+                    messages.translate_steps(missed.steps, events, names, named=True)
+                    if missed
+                    else []
+                ),
             }
         )
 
