@@ -208,7 +208,7 @@ def _header_viewer(match, seats, secret: str) -> Viewer:
 
 def _session_viewer(request, match, seats) -> Viewer:
     held = _held(request.session).get(str(match.pk))
-    if not held:
+    if not isinstance(held, dict) or not isinstance(held.get("keys", []), list):
         return Viewer()
     viewer, kept = Viewer(), []
     for secret in held.get("keys", []):
@@ -239,8 +239,9 @@ def csrf_refusal(request) -> str | None:
 
 
 def refuse_to_act(viewer: Viewer) -> Refused | None:
-    """Why this viewer may act for no seat at all (403), or None."""
-    if viewer.seats:
+    """Why this viewer may act for no seat at all (403), or None (the organiser's device
+    is told, like a player's, whose turn it is instead)."""
+    if viewer.seats or viewer.organiser:
         return None
     if viewer.spectator:
         return Refused(403, "spectator", SPECTATING)

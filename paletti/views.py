@@ -86,7 +86,10 @@ def match(request, match_id):
         # Stored by an earlier engine: say so, rather than a page that cannot load it.
         return render(request, "paletti/outdated.html", {"match": match}, status=410)
     seat_rows = services.seats_of(match)
-    viewer = seats.viewer_of(request, match, seat_rows)
+    try:
+        viewer = seats.viewer_of(request, match, seat_rows)
+    except seats.Refused as refusal:
+        return render(request, "paletti/no_seat.html", {"reason": refusal.detail}, status=403)
     if not viewer.admitted:
         reason = seats.REPLACED if viewer.replaced else seats.NO_SEAT
         return render(request, "paletti/no_seat.html", {"reason": reason}, status=403)
@@ -146,7 +149,10 @@ def replace_link(request, match_id):
     page); the old link stops working at once."""
     match = _match_or_404(match_id)
     seat_rows = services.seats_of(match)
-    viewer = seats.viewer_of(request, match, seat_rows)
+    try:
+        viewer = seats.viewer_of(request, match, seat_rows, writing=True)
+    except seats.Refused as refusal:
+        return render(request, "paletti/no_seat.html", {"reason": refusal.detail}, status=403)
     if not viewer.organiser:
         return render(request, "paletti/no_seat.html", {"reason": seats.NOT_ORGANISER}, status=403)
     which = request.POST.get("which", "")

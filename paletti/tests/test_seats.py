@@ -409,3 +409,24 @@ def test_the_schema_says_how_a_seats_key_is_sent(client):
     player = schema["components"]["schemas"]["Player"]["properties"]
     assert player["device"]["default"] == "shared"
     assert schema["components"]["schemas"]["DeviceEnum"]["enum"] == ["shared", "own"]
+
+
+def test_a_bad_key_on_the_play_page_is_refused_not_an_error(table):
+    body, _, _ = table
+    with translation.override("en"):
+        page = reverse("paletti:match", kwargs={"match_id": body["id"]})
+        form = reverse("paletti:replace-link", kwargs={"match_id": body["id"]})
+    for token in ("A" * 32, "not a key"):
+        assert client(HTTP_X_SEAT_TOKEN=token).get(page).status_code == 403
+        assert client(HTTP_X_SEAT_TOKEN=token).post(form, {"which": "1"}).status_code == 403
+
+
+def test_an_organiser_whose_players_all_play_elsewhere_is_told_whose_turn_it_is():
+    organiser = client()
+    body = create(organiser, [{"name": "Bo", "device": "own"}, {"name": "Cy", "device": "own"}])
+    state = detail(organiser, body["id"]).json()
+    assert state["viewer"] == {"role": "organiser", "seats": []}
+    assert state["legal_actions"] == []
+    listed = detail(client(HTTP_X_SEAT_TOKEN=secret_of(body, state["turn"])), body["id"])
+    refused = post(organiser, body["id"], state["version"], listed.json()["legal_actions"][0])
+    assert refused.status_code == 403 and refused.json()["code"] == "not_your_seat"
