@@ -24,7 +24,7 @@ def add_match_links(result, generator, request, public):
     """A match's 2 to 4 players (drf-spectacular leaves a list's length out), how a seat's
     key is sent, and OpenAPI links from a created match to reading it, following it and
     playing in it, so that a client (and schemathesis's stateful tests) can follow the
-    match's id."""
+    match's id with the organiser's key."""
     players = result["components"]["schemas"]["CreateMatch"]["properties"]["players"]
     players.update(minItems=PLAYERS["min_length"], maxItems=PLAYERS["max_length"])
     result["components"].setdefault("securitySchemes", {})["seatToken"] = SEAT_TOKEN
@@ -39,7 +39,11 @@ def add_match_links(result, generator, request, public):
                     else [{"seatToken": []}, {"cookieAuth": []}, {}]
                 )
     created = result["paths"]["/api/paletti/matches/"]["post"]["responses"]["201"]
-    match_id = {"match_id": "$response.body#/id"}
+    # The organiser's key goes with the id: without it the match answers 403.
+    match_id = {
+        "match_id": "$response.body#/id",
+        f"header.{TOKEN_HEADER}": "$response.body#/organiser_token",
+    }
     created["links"] = {
         "GetMatch": {"operationId": "paletti_matches_retrieve", "parameters": match_id},
         "PlayInMatch": {"operationId": "paletti_matches_actions_create", "parameters": match_id},
