@@ -385,11 +385,14 @@ PALETTI_THROTTLE_RATES = {
 }
 
 # The engine work one client address may cause (paletti.throttles.engine_time): at most
-# `concurrent` requests running the engine at once, and `seconds_per_minute` seconds of
-# the engine's CPU time per minute. A request with careful bots costs up to ~2.2 s of CPU:
-# unbounded, one address kept both workers busy and the catalogue went from 8 ms to 2.9 s.
+# `concurrent` requests running the engine at once in one match, `concurrent_per_address`
+# in all its matches (two tables behind one library's address play at once), and
+# `seconds_per_minute` seconds of the engine's CPU time per minute. A request with careful
+# bots costs up to ~2.2 s of CPU: unbounded, one address kept both workers busy and the
+# catalogue went from 8 ms to 2.9 s.
 PALETTI_ENGINE_LIMITS = {
     "concurrent": env.limit("DJANGO_ENGINE_CONCURRENT", "1"),
+    "concurrent_per_address": env.limit("DJANGO_ENGINE_CONCURRENT_PER_ADDRESS", "2"),
     "seconds_per_minute": env.limit("DJANGO_ENGINE_SECONDS_PER_MINUTE", "20"),
 }
 

@@ -6,6 +6,8 @@ from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
 
+from paletti.views import join as paletti_join
+
 from .admin_login import StaffLoginForm
 from .health import healthz
 
@@ -33,6 +35,8 @@ urlpatterns = [
         ),
     ),
     path("i18n/", include("django.conf.urls.i18n")),
+    # A Villa Paletti link, without a language: each device opens it in its own.
+    path("paletti/join/<uuid:match_id>/", paletti_join, name="paletti-join"),
 ]
 
 urlpatterns += i18n_patterns(

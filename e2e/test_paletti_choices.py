@@ -149,7 +149,7 @@ def test_the_polish_reward_can_be_taken_or_waived(seeded_server, hand):
     play_by_api(
         seeded_server,
         page,
-        {"id": match["id"], "state": state},
+        {**match, "state": state},
         [
             {"type": "touch", "column": 14},
             {"type": "pull", "column": 14},
@@ -189,12 +189,12 @@ def lock_until_only_asking_is_left(server, page, match):
         actions = []
         if "choose_colour" in kinds:
             actions.append(next(a for a in state["legal_actions"] if a["type"] == "choose_colour"))
-            state = play_by_api(server, page, {"id": match["id"], "state": state}, actions)
+            state = play_by_api(server, page, {**match, "state": state}, actions)
         column = next(a for a in state["legal_actions"] if a["type"] == "touch")["column"]
         state = play_by_api(
             server,
             page,
-            {"id": match["id"], "state": state},
+            {**match, "state": state},
             [{"type": "touch", "column": column}, {"type": "abort", "column": column}],
         )
     raise AssertionError("the players never ran out of columns")

@@ -141,7 +141,7 @@ def build_until_ada_may_ask(server, page, match):
                 break
         else:
             action = min(place_spots(state), key=lambda spot: (spot[1], abs(spot[0]["x"])))[0]
-        state = play_by_api(server, page, {"id": match["id"], "state": state}, [action])
+        state = play_by_api(server, page, {**match, "state": state}, [action])
         assert state["status"] == "playing"
     raise AssertionError("Ada never could ask for a platform")
 

@@ -1,11 +1,17 @@
-"""Villa Paletti's REST API: create a match, read its state, post one action at a time."""
+"""Villa Paletti's REST API: create a match, read its state, follow it, post one action at
+a time; join by a link, and replace a link. Thin views: who the requester is and what they
+may do is paletti.seats, what they are shown paletti.serializers, the match's rules
+paletti.services."""
 
 from django.http import Http404
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
+    OpenApiParameter,
     OpenApiResponse,
     extend_schema,
-    extend_schema_field,
     inline_serializer,
 )
 from rest_framework import serializers, status
@@ -15,222 +21,42 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from catalogue.errors import RETRY_AFTER_SECONDS
-from catalogue.fields import (
-    OneOfField,
-    StrictCharField,
-    StrictFloatField,
-    StrictIntegerField,
-)
 from catalogue.parsers import StrictJSONParser
-from catalogue.schema import refuses_unknown_keys
 
-from . import arrangement, engine, messages, services
-from .engine.pieces import LANES
+from . import engine, messages, seats, services
 from .engine.rules import shape
-from .models import BotLevel, Match, SeatKind
+from .models import Match
+from .serializers import (
+    ActionRequestSerializer,
+    CreatedMatchSerializer,
+    CreateMatchSerializer,
+    JoinedSerializer,
+    JoinSerializer,
+    LinkSerializer,
+    MatchStateSerializer,
+    ReplacedLinkSerializer,
+    UpdatesSerializer,
+    ViewerSerializer,
+    opening_poses,
+    state_payload,
+)
 from .throttles import EngineLimit, MatchActionThrottle, MatchCreationThrottle, engine_time
 
-MAX_TREMOR_MM = 5.0
-
-
-@refuses_unknown_keys
-class PlayerSerializer(serializers.Serializer):
-    name = StrictCharField(min_length=1, max_length=40, trim_whitespace=True)
-    kind = serializers.ChoiceField(choices=SeatKind.choices, default=SeatKind.HUMAN)
-    level = serializers.ChoiceField(choices=BotLevel.choices, required=False)
-
-    def validate(self, attrs):
-        if attrs["kind"] == SeatKind.BOT:
-            attrs.setdefault("level", BotLevel.CAREFUL)
-        elif attrs.get("level"):
-            raise serializers.ValidationError({"level": messages.PERSON_HAS_NO_LEVEL})
-        else:
-            attrs["level"] = ""
-        return attrs
-
-
-SETUP_SHORTCUTS = ("default", "random")
-# Farther from the middle of the base than any piece can stand (mm): a figure past it can
-# only be a mistake, and the rules would refuse it anyway.
-MAX_MM = 1e6
-MALFORMED = {"invalid": messages.SETUP_ERRORS["malformed"]}
-
-
-def _mm(help_text: str) -> StrictFloatField:
-    return StrictFloatField(min_value=-MAX_MM, max_value=MAX_MM, help_text=help_text)
-
-
-def _column_id() -> StrictIntegerField:
-    return StrictIntegerField(min_value=0, max_value=len(engine.COLUMNS) - 1)
-
-
-@refuses_unknown_keys
-class LaneColumnSerializer(serializers.Serializer):
-    """A column in one of the three depth rows."""
-
-    default_error_messages = MALFORMED
-    id = _column_id()
-    x = _mm("mm from the middle")
-    lane = StrictIntegerField(
-        min_value=min(LANES),
-        max_value=max(LANES),
-        error_messages={
-            "min_value": messages.SETUP_ERRORS["bad_lane"],
-            "max_value": messages.SETUP_ERRORS["bad_lane"],
-        },
-    )
-
-
-@refuses_unknown_keys
-class DepthColumnSerializer(serializers.Serializer):
-    """A column at a depth in mm (negative: the front)."""
-
-    default_error_messages = MALFORMED
-    id = _column_id()
-    x = _mm("mm from the middle")
-    z = _mm("mm from the middle")
-
-
-class SetupColumnField(OneOfField):
-    """A column where the players stood it: in a row (`lane`) or at a depth (`z`)."""
-
-    def __init__(self, **kwargs):
-        super().__init__(shapes=[LaneColumnSerializer(), DepthColumnSerializer()], **kwargs)
-
-    def shape_for(self, data):
-        lane, depth = self.shapes
-        return depth if isinstance(data, dict) and "z" in data else lane
-
-
-@refuses_unknown_keys
-class ArrangedSetupSerializer(serializers.Serializer):
-    """Where the players stood each column, and where blue lies on them."""
-
-    default_error_messages = MALFORMED
-    columns = serializers.ListField(
-        child=SetupColumnField(),
-        min_length=len(engine.COLUMNS),
-        max_length=len(engine.COLUMNS),
-        error_messages={
-            "min_length": messages.SETUP_ERRORS["columns_missing"],
-            "max_length": messages.SETUP_ERRORS["columns_missing"],
-        },
-    )
-    blue_x = _mm("blue's centre, mm")
-
-
-class SetupField(OneOfField):
-    """The columns as the players arranged them before blue is laid (French record: "comme
-    ils le souhaitent"), or a shortcut: "default" or "random". A shape it cannot read is
-    refused field by field (`columns.3.x`); an arrangement the rules refuse is refused with
-    the rule's reason, naming the column at fault, as the field's own error."""
-
-    def __init__(self, **kwargs):
-        shortcut = serializers.ChoiceField(
-            choices=SETUP_SHORTCUTS,
-            error_messages={"invalid_choice": messages.SETUP_ERRORS["unknown_setup"]},
-        )
-        super().__init__(shapes=[shortcut, ArrangedSetupSerializer()], **kwargs)
-
-    def shape_for(self, data):
-        shortcut, arranged = self.shapes
-        return shortcut if isinstance(data, str) else arranged
-
-    def to_internal_value(self, data):
-        setup = super().to_internal_value(data)
-        if isinstance(setup, str):
-            return setup
-        setup = {"columns": [dict(c) for c in setup["columns"]], "blue_x": setup["blue_x"]}
-        try:
-            engine.validate_setup(setup)
-        except engine.SetupError as error:
-            named = arrangement.columns_at_fault(error.code, setup)
-            raise serializers.ValidationError(
-                messages.setup_error(error.code, error.reason, named)
-            ) from error
-        return setup
-
-
-@refuses_unknown_keys
-class OptionsSerializer(serializers.Serializer):
-    seal_start = serializers.ChoiceField(choices=["green", "blue"], default="green")
-    protest = serializers.ChoiceField(choices=["french", "polish"], default="french")
-    abort = serializers.ChoiceField(choices=["french", "polish"], default="french")
-    colours = serializers.ChoiceField(choices=["french", "polish"], default="french")
-    tremor = StrictFloatField(min_value=0.0, max_value=MAX_TREMOR_MM, default=0.0)
-    setup = SetupField(default="default")
-
-
-PLAYERS = {"min_length": 2, "max_length": 4}
-
-
-@refuses_unknown_keys
-class CreateMatchSerializer(serializers.Serializer):
-    players = PlayerSerializer(
-        many=True,
-        **PLAYERS,
-        error_messages={"min_length": messages.PLAYER_COUNT, "max_length": messages.PLAYER_COUNT},
-    )
-    options = OptionsSerializer(required=False)
-    seed = serializers.IntegerField(min_value=0, max_value=2**62, required=False)
-
-    def validate_players(self, players):
-        if not 2 <= len(players) <= 4:
-            raise serializers.ValidationError(messages.PLAYER_COUNT)
-        if all(p["kind"] == SeatKind.BOT for p in players):
-            raise serializers.ValidationError(messages.NEED_A_PERSON)
-        return players
-
-
-@extend_schema_field(shape.json_schema())
-class ActionField(serializers.DictField):
-    """An action: its schema is written from the engine's own table of action shapes
-    (paletti/engine/rules/shape.py), which the view checks the action against, so the
-    schema says exactly what is accepted."""
-
-
-@refuses_unknown_keys
-class ActionRequestSerializer(serializers.Serializer):
-    version = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
-    action = ActionField(help_text="One of the objects listed in `legal_actions`.")
-
-
-def state_payload(match: Match, state: engine.State) -> dict:
-    """The state a client sees: the engine's view plus the match's seats and version."""
-    view = engine.state_to_json(state)
-    rules = state.rules
-    seats = services.seats_of(match)
-    playing = rules.phase != engine.Phase.OVER
-    to_act = rules.to_act if playing else None
-    human_to_act = to_act is not None and seats[to_act].kind == SeatKind.HUMAN
-    for player, seat in zip(view["players"], seats, strict=True):
-        player.update(kind=seat.kind, level=seat.level)
-    view.update(
-        id=str(match.id),
-        version=match.version,
-        status=match.status,
-        turn=to_act,
-        turn_player=rules.turn,
-        seats=view["players"],
-        legal_actions=engine.legal_actions(state) if human_to_act else [],
-        end_reason_text=messages.end_reason(view, [seat.name for seat in seats]),
-    )
-    if view.get("touched"):
-        # Rounded once, here: the page and the narration show the same figure.
-        view["touched"]["grams"] = messages.grams(view["touched"]["load"])
-    return view
-
-
-def opening_poses(state: engine.State) -> dict:
-    """Where the pieces stood before the bots' first actions (front and side poses), for a
-    page to animate those actions from."""
-    view = engine.state_to_json(state)
-    column_keys = ("id", "x", "y", "angle", "side", "removed", "in_hand")
-    platform_keys = ("index", "laid", "x", "y", "angle", "side")
-    return {
-        "columns": [{k: c[k] for k in column_keys} for c in view["columns"]],
-        "platforms": [{k: p[k] for k in platform_keys} for p in view["platforms"]],
-    }
+REFUSED = {
+    400: OpenApiResponse(description="Malformed (a seat's key included)."),
+    403: OpenApiResponse(
+        description="No key of this match (`no_seat`), a key that is not, or no longer, "
+        "one of its (`unknown_seat_token`), or a session's key without the CSRF token "
+        "(`csrf_failed`)."
+    ),
+    404: OpenApiResponse(description="No such match."),
+}
+SINCE = OpenApiParameter(
+    "since",
+    OpenApiTypes.INT,
+    required=True,
+    description="The version this device has (the state's `version`).",
+)
 
 
 def _match_or_404(match_id) -> Match:
@@ -245,9 +71,10 @@ def _names(match: Match) -> list[str]:
 
 
 class MatchAPIView(APIView):
-    """The match endpoints serve anyone who holds a match's id: no account, so no session
-    to read and no CSRF token to check. They speak JSON only: a game client is their
-    reader, and every move would otherwise pay for choosing among formats."""
+    """The match endpoints know no account: a requester is who the match's keys say it is
+    (paletti.seats: the `X-Seat-Token` header, or the session of a browser that set the
+    match up or opened a link). They speak JSON only: a game client is their reader, and
+    every move would otherwise pay for choosing among formats."""
 
     authentication_classes = []
     permission_classes = [AllowAny]
@@ -261,9 +88,28 @@ class MatchAPIView(APIView):
         if method in self.http_method_names and hasattr(self, method):
             super().check_throttles(request)
 
+    def finalize_response(self, request, response, *args, **kwargs):
+        # What a match's answer says depends on who asks: no shared cache may keep it.
+        response = super().finalize_response(request, response, *args, **kwargs)
+        response["Cache-Control"] = "private, no-cache"
+        patch_vary_headers(response, ["Cookie", seats.TOKEN_HEADER])
+        return response
+
 
 def _error(code, detail, http_status, **extra):
     return Response({"code": code, "detail": str(detail), **extra}, status=http_status)
+
+
+def _refused(refusal: seats.Refused):
+    return _error(refusal.code, refusal.detail, refusal.status)
+
+
+def _admitted(request, match, *, writing=False) -> seats.Viewer:
+    """The requester in this match; seats.Refused when it holds no key of it."""
+    viewer = seats.viewer_of(request, match, services.seats_of(match), writing=writing)
+    if not viewer.admitted:
+        raise seats.Refused(403, "no_seat", seats.REPLACED if viewer.replaced else seats.NO_SEAT)
+    return viewer
 
 
 def _engine_limited(limit: EngineLimit):
@@ -287,6 +133,12 @@ class MatchListView(MatchAPIView):
 
     `players` lists 2 to 4 seats in playing order, each a person (`"kind": "human"`) or a
     bot (`"kind": "bot"`, `"level": "easy"` or `"careful"`); at least one must be a person.
+    A person plays on this device (`"device": "shared"`, the default: everyone around one
+    screen) or on their own (`"device": "own"`): the answer then carries their seat's link.
+    The answer is the organiser's alone: `organiser_token` (this device's key: it acts for
+    the persons on the shared device and replaces links; a browser's session keeps it),
+    and `links`, one per person on their own device and one for spectators, each with its
+    secret after the `#`.
     `options`: `seal_start` (`green`, the French rules, or `blue`, the Polish reading),
     `protest`, `abort` and `colours` (`french`, or `polish` for the Polish text's own rules;
     under `colours: polish` the youngest's colour is thrown and the others choose theirs
@@ -306,7 +158,7 @@ class MatchListView(MatchAPIView):
 
     @extend_schema(
         request=CreateMatchSerializer,
-        responses={201: OpenApiResponse(description="`{id, state}`")},
+        responses={201: CreatedMatchSerializer},
         examples=[
             OpenApiExample(
                 "Against a careful bot",
@@ -318,69 +170,147 @@ class MatchListView(MatchAPIView):
                     "options": {"seal_start": "green"},
                     "seed": 42,
                 },
-            )
+                request_only=True,
+            ),
+            OpenApiExample(
+                "One person here, one on their own phone",
+                value={
+                    "players": [
+                        {"name": "Ada", "kind": "human"},
+                        {"name": "Bo", "kind": "human", "device": "own"},
+                    ]
+                },
+                request_only=True,
+            ),
         ],
     )
     def post(self, request):
         serializer = CreateMatchSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        seats = [services.SeatSpec(p["name"], p["kind"], p["level"]) for p in data["players"]]
+        specs = [
+            services.SeatSpec(p["name"], p["kind"], p["level"], p["device"])
+            for p in data["players"]
+        ]
         try:
             outcome = services.create_match(
-                seats=seats,
+                seats=specs,
                 options=dict(data.get("options") or {}),
                 seed=data.get("seed"),
-                meter=lambda: engine_time(request),
+                meter=lambda match_id: engine_time(request, match_id),
             )
         except EngineLimit as limit:
             return _engine_limited(limit)
         except services.OutcomeUnknown as unknown:
             return _unknown(messages.CREATION_OUTCOME_UNKNOWN, id=str(unknown.match_id))
-        names = _names(outcome.match)
+        match, issued = outcome.match, outcome.secrets
+        seats.remember_organiser(request.session, match.pk, issued)
+        seat_rows = services.seats_of(match)
+        names = _names(match)
         events = messages.translate_events(outcome.events, names)
         return Response(
             {
-                "id": str(outcome.match.id),
-                "state": state_payload(outcome.match, outcome.state),
+                "id": str(match.id),
+                "state": state_payload(match, outcome.state, seats.organiser_view(seat_rows)),
                 "frames": outcome.frames,
                 "events": events,
                 "steps": messages.translate_steps(outcome.steps, events, names),
                 "opening": opening_poses(outcome.opening) if outcome.opening else None,
+                "organiser_token": issued.organiser,
+                "links": LinkSerializer(seats.links_of(request, match, seat_rows), many=True).data,
             },
             status=status.HTTP_201_CREATED,
         )
 
 
 class MatchDetailView(MatchAPIView):
-    """A match's state: version, status, whose turn, every platform and column, scores,
-    the seal, the winner when over, and `legal_actions` — the complete action objects the
-    person to act may post (empty while nobody but a bot could act)."""
+    """A match's state as the requester sees it: version, status, whose turn, every
+    platform and column, scores, the seal, the winner when over; `seats` (each says
+    whether it is `yours`), `viewer` (organiser, player or spectator, and the seats it
+    acts for) and `legal_actions`, the complete action objects the requester may post now
+    (empty unless it acts for the seat to act)."""
 
     @extend_schema(
         responses={
-            200: OpenApiResponse(description="The match's state."),
+            200: MatchStateSerializer,
+            **REFUSED,
             410: OpenApiResponse(description="Stored by an earlier engine: no longer playable."),
         }
     )
     def get(self, request, match_id):
         match = _match_or_404(match_id)
         try:
+            viewer = _admitted(request, match)
             state = services.load_state(match)
+        except seats.Refused as refusal:
+            return _refused(refusal)
         except engine.OutdatedSnapshot:
             return _error("outdated_match", messages.OUTDATED_MATCH, status.HTTP_410_GONE)
-        return Response(state_payload(match, state))
+        return Response(state_payload(match, state, viewer))
+
+
+class MatchUpdatesView(MatchAPIView):
+    """What happened after the version this device has, for a device that follows the
+    match (every 2 s while another seat acts): `{"version", "state": null}` when nothing
+    has; else the state and the actions' `frames`, `events` and `steps` (as an action's
+    answer gives them; empty when they lie too far back), so each is animated once."""
+
+    @extend_schema(
+        parameters=[SINCE],
+        responses={
+            200: UpdatesSerializer,
+            **REFUSED,
+            410: OpenApiResponse(description="Stored by an earlier engine: no longer playable."),
+        },
+    )
+    def get(self, request, match_id):
+        since = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
+        try:
+            since = since.run_validation(request.query_params.get("since"))
+        except serializers.ValidationError as error:
+            return Response({"since": error.detail}, status=status.HTTP_400_BAD_REQUEST)
+        match = _match_or_404(match_id)
+        try:
+            viewer = _admitted(request, match)
+            if since == match.version:
+                nothing = {"state": None, "frames": [], "events": [], "steps": []}
+                return Response({"version": match.version, **nothing})
+            state = services.load_state(match)
+        except seats.Refused as refusal:
+            return _refused(refusal)
+        except engine.OutdatedSnapshot:
+            return _error("outdated_match", messages.OUTDATED_MATCH, status.HTTP_410_GONE)
+        missed = services.catch_up(match, since)
+        names = _names(match)
+        events = messages.translate_events(missed.events, names) if missed else []
+        return Response(
+            {
+                "version": match.version,
+                "state": state_payload(match, state, viewer),
+                "frames": missed.frames if missed else [],
+                "events": events,
+                "steps": (
+                    messages.translate_steps(missed.steps, events, names, named=True)
+                    if missed
+                    else []
+                ),
+            }
+        )
 
 
 class MatchActionView(MatchAPIView):
-    """Play one action: `{"version": n, "action": <an object from legal_actions>}`.
+    """Play one action: `{"version": n, "action": <an object from legal_actions>}`, for a
+    seat the requester acts for (the organiser's device for the persons on it, a seat's
+    link for that seat).
 
     Answers `{state, frames, events, steps}`, with the bots' answers already played and
     their frames appended. `steps` has one entry per action in order (the person's, then
     each bot's): `seat`, `name`, `by_bot`, `type`, the `[start, end)` slices of `frames`
     and `events` it produced, and `lines`, what it did in sentences (a bot's first one
     names it). A stale version is a 409 (the match moved on: reload it); an action
-    the rules refuse now is a 400 whose `detail` says why, and the match is unchanged.
+    the rules refuse now is a 400 whose `detail` says why; an action for a seat the
+    requester does not act for is a 403 (`not_your_seat`, `spectator`, `no_seat`); in
+    each case the match is unchanged.
     """
 
     throttle_classes = [MatchActionThrottle]
@@ -391,13 +321,19 @@ class MatchActionView(MatchAPIView):
             200: inline_serializer(
                 "ActionResult",
                 {
-                    "state": serializers.DictField(),
+                    "state": MatchStateSerializer(),
                     "frames": serializers.ListField(),
                     "events": serializers.ListField(),
                     "steps": serializers.ListField(),
                 },
             ),
             400: OpenApiResponse(description="Malformed, or refused by the rules."),
+            403: OpenApiResponse(
+                description="Not a seat this requester acts for: another's turn "
+                "(`not_your_seat`), a spectator's link (`spectator`), no key of this match "
+                "(`no_seat`), a key that is not its (`unknown_seat_token`), or a session's "
+                "key without the CSRF token (`csrf_failed`). The match is unchanged."
+            ),
             404: OpenApiResponse(description="No such match."),
             409: OpenApiResponse(description="Stale version."),
             410: OpenApiResponse(description="Stored by an earlier engine: no longer playable."),
@@ -413,22 +349,33 @@ class MatchActionView(MatchAPIView):
             return _error(error.code, messages.bad_action(error), 400, **error.where)
         version = serializer.validated_data["version"]
         try:
+            viewer = _admitted(request, match, writing=True)
+            refusal = seats.refuse_to_act(viewer)
+            if refusal:
+                return _refused(refusal)
             outcome = services.play(
-                match=match, version=version, action=action, meter=lambda: engine_time(request)
+                match=match,
+                version=version,
+                action=action,
+                acting_for=viewer.seats,
+                meter=lambda match_id: engine_time(request, match_id),
             )
+        except seats.Refused as refusal:
+            return _refused(refusal)
         except EngineLimit as limit:
             return _engine_limited(limit)
         except services.OutcomeUnknown:
             return _unknown(messages.ACTION_OUTCOME_UNKNOWN, version=version)
         except services.MatchGone:
             return _error("match_gone", messages.MATCH_GONE, status.HTTP_404_NOT_FOUND)
-
         except engine.OutdatedSnapshot:
             return _error("outdated_match", messages.OUTDATED_MATCH, status.HTTP_410_GONE)
         except services.StaleVersion as stale:
             return _error(
                 stale.code, messages.STALE_VERSION, status.HTTP_409_CONFLICT, version=stale.current
             )
+        except services.NotYourSeat as other:
+            return _refused(seats.not_your_seat(_names(match)[other.seat]))
         except services.MatchError as error:
             return _error(error.code, messages.refusal(error.code, error.reason), 400)
         except engine.IllegalAction as illegal:
@@ -437,9 +384,93 @@ class MatchActionView(MatchAPIView):
         events = messages.translate_events(outcome.events, names)
         return Response(
             {
-                "state": state_payload(outcome.match, outcome.state),
+                "state": state_payload(outcome.match, outcome.state, viewer),
                 "frames": outcome.frames,
                 "events": events,
                 "steps": messages.translate_steps(outcome.steps, events, names),
             }
         )
+
+
+class MatchJoinView(MatchAPIView):
+    """Take a seat, or a spectator's place, on this device: `{"token": <the secret after
+    the # of the link>}`. The session keeps it for this match from now on (the join page
+    posts it, then opens `url`, the match's page, which carries no secret). An API client
+    sends the secret as `X-Seat-Token` instead, and needs no join."""
+
+    throttle_classes = [MatchActionThrottle]
+
+    @extend_schema(
+        request=JoinSerializer,
+        responses={
+            200: JoinedSerializer,
+            400: OpenApiResponse(description="Malformed."),
+            403: OpenApiResponse(
+                description="Not, or no longer, a key of this match (`unknown_seat_token`), "
+                "or no CSRF token (`csrf_failed`)."
+            ),
+            404: OpenApiResponse(description="No such match."),
+        },
+    )
+    def post(self, request, match_id):
+        match = _match_or_404(match_id)
+        serializer = JoinSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        secret = serializer.validated_data["token"]
+        if seats.csrf_refusal(request):
+            return _refused(seats.Refused(403, "csrf_failed", seats.CSRF_FAILED))
+        granted = seats.grants(match, services.seats_of(match), secret)
+        if granted is None:
+            return _refused(seats.Refused(403, "unknown_seat_token", seats.UNKNOWN_TOKEN))
+        seats.remember(request.session, match.pk, secret)
+        viewer = seats.viewer_of(request, match, services.seats_of(match))
+        return Response(
+            {
+                "viewer": ViewerSerializer(viewer).data,
+                "url": reverse("paletti:match", kwargs={"match_id": match.pk}),
+            }
+        )
+
+
+class MatchLinkView(MatchAPIView):
+    """Replace a link, for the match's organiser alone: `which` is a seat's number (a
+    person on their own device) or `spectator`. The old link stops working at once, on
+    every device that opened it; the answer carries the new one."""
+
+    throttle_classes = [MatchActionThrottle]
+
+    @extend_schema(
+        request=None,
+        parameters=[
+            OpenApiParameter(
+                "which",
+                OpenApiTypes.STR,
+                OpenApiParameter.PATH,
+                pattern=r"^(spectator|[0-3])$",
+                description="A seat's number, or `spectator`.",
+            )
+        ],
+        responses={
+            200: ReplacedLinkSerializer,
+            400: OpenApiResponse(description="Not a seat with a link of its own (`no_link`)."),
+            403: OpenApiResponse(
+                description="Not the organiser (`not_organiser`), or a key refused as for "
+                "any request."
+            ),
+            404: OpenApiResponse(description="No such match."),
+        },
+    )
+    def post(self, request, match_id, which):
+        match = _match_or_404(match_id)
+        seat_rows = services.seats_of(match)
+        try:
+            viewer = _admitted(request, match, writing=True)
+            if not viewer.organiser:
+                raise seats.Refused(403, "not_organiser", seats.NOT_ORGANISER)
+            seat = seats.link_target(which, seat_rows)
+        except seats.Refused as refusal:
+            return _refused(refusal)
+        secret = services.replace_link(match=match, seat=seat)
+        seats.remember_links(request.session, match.pk, {which: secret})
+        link = seats.link_for(request, match, seat_rows, seat, secret)
+        return Response({"link": LinkSerializer(link).data, "token": secret})

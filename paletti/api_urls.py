@@ -10,4 +10,15 @@ urlpatterns = [
         api.MatchActionView.as_view(),
         name="paletti-match-actions",
     ),
+    path(
+        "matches/<uuid:match_id>/updates/",
+        api.MatchUpdatesView.as_view(),
+        name="paletti-match-updates",
+    ),
+    path("matches/<uuid:match_id>/join/", api.MatchJoinView.as_view(), name="paletti-match-join"),
+    path(
+        "matches/<uuid:match_id>/links/<str:which>/",
+        api.MatchLinkView.as_view(),
+        name="paletti-match-link",
+    ),
 ]

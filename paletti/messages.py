@@ -682,12 +682,15 @@ _ACTION_LINES = {
 }
 
 
-def step_lines(step: dict, events: list[dict], names: list[str]) -> list[str]:
+def step_lines(
+    step: dict, events: list[dict], names: list[str], *, named: bool = False
+) -> list[str]:
     """What one action of a request did, as sentences in the active language. A bot's
-    action opens with a sentence naming the bot; a person's is told by its events."""
+    action opens with a sentence naming the bot; a person's is told by its events, unless
+    `named` (a device that follows the match is told who did what, a person too)."""
     own = events[step["events"][0] : step["events"][1]]
     texts = [event["text"] for event in own]
-    if not step.get("by_bot") or step.get("type") not in _ACTION_LINES:
+    if not (step.get("by_bot") or named) or step.get("type") not in _ACTION_LINES:
         return texts
     codes, sentence = _ACTION_LINES[step["type"]]
     codes = (codes,) if isinstance(codes, str) or codes is None else codes
@@ -701,13 +704,16 @@ def step_lines(step: dict, events: list[dict], names: list[str]) -> list[str]:
     return [str(line), *texts]
 
 
-def translate_steps(steps: list[dict], events: list[dict], names: list[str]) -> list[dict]:
-    """The request's actions for the page, each with its sentences (`events` translated)."""
+def translate_steps(
+    steps: list[dict], events: list[dict], names: list[str], *, named: bool = False
+) -> list[dict]:
+    """The request's actions for the page, each with its sentences (`events` translated;
+    `named`: every action's first sentence names who acted)."""
     return [
         {
             **step,
             "name": _seat_name(names, step.get("seat")),
-            "lines": step_lines(step, events, names),
+            "lines": step_lines(step, events, names, named=named),
             # A turn passed (not a waived penalty): the page explains a run of them.
             "passed": any(
                 e.get("code") == "passed" for e in events[step["events"][0] : step["events"][1]]

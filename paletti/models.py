@@ -19,6 +19,14 @@ class SeatKind(models.TextChoices):
     BOT = "bot", _("bot")
 
 
+class SeatDevice(models.TextChoices):
+    """Where a person plays from: the device that set the match up, shared around the
+    table (as before seats had links), or their own, reached through their seat's link."""
+
+    SHARED = "shared", _("the organiser's device")
+    OWN = "own", _("their own device")
+
+
 class BotLevel(models.TextChoices):
     EASY = "easy", _("easy")
     CAREFUL = "careful", _("careful")
@@ -37,6 +45,11 @@ class Match(models.Model):
     version = models.PositiveIntegerField(_("version"), default=0)
     snapshot = models.BinaryField(_("snapshot"))
     state_hash = models.CharField(_("state hash"), max_length=64)
+    # SHA-256 digests of the match's secrets (paletti.seats): the organiser's, held by the
+    # device that set it up, and the spectators' link. Empty organiser: a match stored
+    # before seats had links, which whoever holds its id plays, as then.
+    organiser_digest = models.CharField(_("organiser's key"), max_length=64, blank=True)
+    spectator_digest = models.CharField(_("spectators' key"), max_length=64, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -60,6 +73,12 @@ class Seat(models.Model):
     name = models.CharField(_("name"), max_length=40)
     kind = models.CharField(_("kind"), max_length=10, choices=SeatKind.choices)
     level = models.CharField(_("bot level"), max_length=10, choices=BotLevel.choices, blank=True)
+    device = models.CharField(
+        _("plays on"), max_length=10, choices=SeatDevice.choices, default=SeatDevice.SHARED
+    )
+    # The SHA-256 digest of the seat's link secret (paletti.seats): a person on their own
+    # device has one, a seat on the shared device none.
+    key_digest = models.CharField(_("seat's key"), max_length=64, blank=True)
 
     class Meta:
         ordering = ["match", "index"]
@@ -71,6 +90,11 @@ class Seat(models.Model):
                 condition=Q(kind="human", level="") | Q(kind="bot", level__in=["easy", "careful"]),
                 name="seat_bot_has_level",
             ),
+            models.CheckConstraint(
+                condition=Q(device="shared", key_digest="")
+                | (Q(device="own", kind="human") & ~Q(key_digest="")),
+                name="seat_own_device_has_key",
+            ),
         ]
 
     def __str__(self):
@@ -79,6 +103,11 @@ class Seat(models.Model):
     @property
     def is_bot(self):
         return self.kind == SeatKind.BOT
+
+    @property
+    def on_shared_device(self):
+        """A person who plays on the organiser's device (not a bot, not a linked seat)."""
+        return self.kind == SeatKind.HUMAN and self.device == SeatDevice.SHARED
 
 
 class MatchAction(models.Model):
@@ -89,6 +118,10 @@ class MatchAction(models.Model):
     seat = models.PositiveSmallIntegerField(_("seat"))
     action = models.JSONField(_("action"))
     by_bot = models.BooleanField(_("played by a bot"), default=False)
+    # What the action showed: its frames, its events and its step (who, what), so that a
+    # device that follows the match from elsewhere animates and tells it too
+    # (services.catch_up). Empty for actions stored before it was kept.
+    told = models.JSONField(_("what it showed"), default=dict, blank=True)
     created_at = models.DateTimeField(_("played"), auto_now_add=True)
 
     class Meta:

@@ -13,10 +13,18 @@ from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
 from . import engine, store
-from .models import Match, MatchAction, MatchStatus, Seat, SeatKind
+from .models import Match, MatchAction, MatchStatus, Seat, SeatDevice, SeatKind
+from .seats import Secrets, digest, issue, new_secret
 
 # A safety net, far above any real sequence of bot turns between two human turns.
 MAX_BOT_ACTIONS = 400
+# How far back a device that follows the match is shown what happened (catch_up): further
+# behind, it is shown the state as it is, without the moves' animation.
+CATCH_UP_ACTIONS = 40
+
+
+def _no_meter(_match_id):
+    return nullcontext()
 
 
 class MatchError(Exception):
@@ -51,6 +59,14 @@ class StaleVersion(MatchError):
         self.current = current
 
 
+class NotYourSeat(MatchError):
+    """The seat to act is not one the requester may act for; nothing was applied."""
+
+    def __init__(self, seat: int):
+        super().__init__("not_your_seat", "Another seat is to act.", seat=seat)
+        self.seat = seat
+
+
 @dataclass
 class Outcome:
     match: Match
@@ -61,6 +77,8 @@ class Outcome:
     # A new match whose bots played first: the state before their actions, which the
     # frames start from.
     opening: engine.State | None = None
+    # A new match's secrets in clear (seats.Secrets), to hand to its organiser once.
+    secrets: Secrets | None = None
 
 
 @dataclass(frozen=True)
@@ -68,6 +86,8 @@ class SeatSpec:
     name: str
     kind: str = SeatKind.HUMAN
     level: str = ""
+    # A person plays on the organiser's device (shared) or on their own (a link).
+    device: str = SeatDevice.SHARED
 
 
 def create_match(
@@ -75,9 +95,11 @@ def create_match(
     seats: list[SeatSpec],
     options: dict | None = None,
     seed: int | None = None,
-    meter=nullcontext,
+    meter=_no_meter,
 ):
-    """A new match with its seats; bots who act first play at once (within `meter`).
+    """A new match with its seats and secrets (`Outcome.secrets`, paletti.seats: the
+    organiser's, the spectators' and one per person on their own device); bots who act
+    first play at once (within `meter(match_id)`).
 
     The bots' first turns are played before anything is written, and the match, its seats
     and those turns are stored in one transaction: a database that drops in between leaves
@@ -87,12 +109,13 @@ def create_match(
     state = engine.new_match(seed, [s.name for s in seats], options or {})
     match = Match(seed=seed, options=state.rules.options.to_json())
     seat_rows = [
-        Seat(match=match, index=i, name=s.name, kind=s.kind, level=s.level)
+        Seat(match=match, index=i, name=s.name, kind=s.kind, level=s.level, device=s.device)
         for i, s in enumerate(seats)
     ]
+    issued = issue(match, seat_rows)
     turn = None
     if _bot_to_act(match, state, seat_rows):
-        with meter():
+        with meter(match.pk):
             turn = run_engine(match, state, None, version=0, seats=seat_rows)
     final = turn.state if turn else state
     match.snapshot, match.state_hash = engine.snapshot_and_hash(final)
@@ -103,13 +126,10 @@ def create_match(
         match.save(force_insert=True)
         Seat.objects.bulk_create(seat_rows)
         if turn:
-            MatchAction.objects.bulk_create(
-                MatchAction(match=match, number=i + 1, seat=seat, action=a, by_bot=bot)
-                for i, (seat, a, bot) in enumerate(turn.log)
-            )
+            MatchAction.objects.bulk_create(_log_rows(match, 0, turn.log))
     store.with_seats(match)
     if not turn:
-        return Outcome(match=match, state=state)
+        return Outcome(match=match, state=state, secrets=issued)
     return Outcome(
         match=match,
         state=turn.state,
@@ -117,6 +137,7 @@ def create_match(
         events=turn.events,
         steps=turn.steps,
         opening=state,
+        secrets=issued,
     )
 
 
@@ -141,12 +162,21 @@ def outdated_matches():
     return [match.pk for match in rows if not playable(match)]
 
 
-def play(*, match: Match, version: int, action: dict, meter=nullcontext) -> Outcome:
+def play(
+    *,
+    match: Match,
+    version: int,
+    action: dict,
+    acting_for: frozenset[int] | None = None,
+    meter=_no_meter,
+) -> Outcome:
     """Apply a person's action chosen at `version`, then every bot turn that follows.
 
-    `meter` wraps the engine's work (the web layer bounds each client's share of it).
-    Raises StaleVersion when the match has moved on, engine.IllegalAction when the rules
-    refuse the action (the match is then unchanged), MatchError for a bot's seat.
+    `acting_for`: the seats the requester may act for (paletti.seats.Viewer; None: any).
+    `meter(match_id)` wraps the engine's work (the web layer bounds each client's share).
+    Raises StaleVersion when the match has moved on, NotYourSeat when the seat to act is
+    not in `acting_for`, engine.IllegalAction when the rules refuse the action, MatchError
+    for a bot's seat; the match is then unchanged.
     """
     if version != match.version:
         raise StaleVersion(match.version)
@@ -154,7 +184,9 @@ def play(*, match: Match, version: int, action: dict, meter=nullcontext) -> Outc
     to_act = state.rules.to_act
     if to_act is not None and _seats(match)[to_act].kind == SeatKind.BOT:
         raise MatchError("bot_to_act", "A bot is to act, not a person.")
-    with meter():
+    if acting_for is not None and to_act is not None and to_act not in acting_for:
+        raise NotYourSeat(to_act)
+    with meter(match.pk):
         turn = run_engine(match, state, action, version)
     _store(match, turn.state, turn.log, version)
     return Outcome(
@@ -167,29 +199,41 @@ class EngineTurn:
     state: engine.State
     frames: list
     events: list
-    log: list  # (seat, action, by_bot) in order
+    log: list  # (seat, action, by_bot, told) in order
     # One entry per action, in order: who acted and which frames and events are its own,
     # so that a page can tell the bots' actions one at a time.
     steps: list = field(default_factory=list)
 
 
-def _step(state: engine.State, seat: int, action: dict, by_bot: bool, frames, events) -> dict:
-    """An action of this request: the seat, the action's type (and column or colour), the
-    slices [start, end) of the request's frames and events it produced."""
-    step = {
-        "seat": seat,
-        "by_bot": by_bot,
-        "type": action.get("type"),
-        "frames": frames,
-        "events": events,
-    }
+def _told(state: engine.State, seat: int, action: dict, by_bot: bool, result) -> dict:
+    """What an action showed, as the log keeps it: its own frames (from t = 0) and events,
+    and its step: the seat, the action's type (and column or colour)."""
+    step = {"seat": seat, "by_bot": by_bot, "type": action.get("type")}
     for key in ("column", "colour"):
         if key in action:
             step[key] = action[key]
     if action.get("type") == "pass":
         # A seal holder who passes keeps the seal: a new platform restarts the count.
         step["held_seal"] = state.rules.seal.holder == seat
-    return step
+    return {"frames": list(result.frames), "events": list(result.events), "step": step}
+
+
+def join_told(told: list[dict]) -> tuple[list, list, list]:
+    """Actions' frames, events and steps as one answer: the frames one after another in
+    time, each step with the slices [start, end) of the frames and events that are its own."""
+    frames, events, steps = [], [], []
+    for shown in told:
+        first_frame, first_event = len(frames), len(events)
+        frames.extend(_shifted(shown["frames"], _end_time(frames)))
+        events.extend(shown["events"])
+        steps.append(
+            {
+                **shown["step"],
+                "frames": [first_frame, len(frames)],
+                "events": [first_event, len(events)],
+            }
+        )
+    return frames, events, steps
 
 
 def run_engine(
@@ -202,16 +246,13 @@ def run_engine(
     """The engine's whole work for one request, without the database: the person's
     action (if any), then bots until a person must act. Deterministic: each bot decision
     draws from its own stream seeded by the match's seed and the action's number."""
-    frames, events, log, steps = [], [], [], []
+    log = []
     if action is not None:
         result = engine.apply_action(state, action)
-        frames, events = list(result.frames), list(result.events)
         seat = state.rules.to_act
-        log.append((seat, dict(action), False))
-        steps.append(_step(state, seat, action, False, [0, len(frames)], [0, len(events)]))
+        log.append((seat, dict(action), False, _told(state, seat, action, False, result)))
         state = result.state
     seats = seats if seats is not None else _seats(match)
-    offset = _end_time(frames)
     for _ in range(MAX_BOT_ACTIONS):
         if not _bot_to_act(match, state, seats):
             break
@@ -219,23 +260,57 @@ def run_engine(
         rng = random.Random(f"{match.seed}:bot:{version + len(log)}")  # noqa: S311
         bot_action = engine.choose_action(state, seats[seat].level, rng)
         result = engine.apply_action(state, bot_action)
-        first_frame, first_event = len(frames), len(events)
-        frames.extend(_shifted(result.frames, offset))
-        offset = _end_time(frames)
-        events.extend(result.events)
-        log.append((seat, bot_action, True))
-        steps.append(
-            _step(
-                state,
-                seat,
-                bot_action,
-                True,
-                [first_frame, len(frames)],
-                [first_event, len(events)],
-            )
-        )
+        log.append((seat, bot_action, True, _told(state, seat, bot_action, True, result)))
         state = result.state
+    frames, events, steps = join_told([told for *_, told in log])
     return EngineTurn(state=state, frames=frames, events=events, log=log, steps=steps)
+
+
+def _log_rows(match, version, log) -> list[MatchAction]:
+    return [
+        MatchAction(match=match, number=version + i + 1, seat=seat, action=a, by_bot=bot, told=told)
+        for i, (seat, a, bot, told) in enumerate(log)
+    ]
+
+
+@dataclass
+class CatchUp:
+    """What happened in a match after a version a device saw: the frames, events and
+    steps of those actions, joined as one answer."""
+
+    frames: list
+    events: list
+    steps: list
+
+
+def catch_up(match: Match, since: int) -> CatchUp | None:
+    """The actions after version `since`, as one answer, for a device that saw the match
+    at `since` and follows it: None when there is nothing after it, when it lies more than
+    CATCH_UP_ACTIONS back, or when one of those actions was stored without what it showed."""
+    if not 0 <= since < match.version or match.version - since > CATCH_UP_ACTIONS:
+        return None
+    told = list(
+        match.actions.filter(number__gt=since).order_by("number").values_list("told", flat=True)
+    )
+    if len(told) != match.version - since or not all(told):
+        return None
+    return CatchUp(*join_told(told))
+
+
+def replace_link(*, match: Match, seat: int | None) -> str:
+    """A new secret for a seat's link (`seat`: its index) or the spectators' (None): the
+    old link stops working at once. Returns the new secret, in clear, once."""
+    secret = new_secret()
+    if seat is None:
+        Match.objects.filter(pk=match.pk).update(spectator_digest=digest(secret))
+        match.spectator_digest = digest(secret)
+        return secret
+    row = next(s for s in _seats(match) if s.index == seat)
+    if not row.key_digest:
+        raise MatchError("no_link", "This seat plays on the shared device.")
+    row.key_digest = digest(secret)
+    row.save(update_fields=["key_digest"])
+    return secret
 
 
 def _store(match, state, log, version):
@@ -248,10 +323,7 @@ def _store(match, state, log, version):
         "status": MatchStatus.FINISHED if finished else MatchStatus.PLAYING,
         "updated_at": timezone.now(),
     }
-    entries = [
-        MatchAction(match=match, number=version + i + 1, seat=seat, action=a, by_bot=bot)
-        for i, (seat, a, bot) in enumerate(log)
-    ]
+    entries = _log_rows(match, version, log)
     with _outcome_unknown_on_failure(match.pk):
         stored = store.store_turn(match.pk, version, fields, entries)
     if not stored:

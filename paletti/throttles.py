@@ -17,6 +17,14 @@ new entry being one atomic step. Where the log lives, every app server sees it:
 Two counters per fixed window, as before, let up to 1.2 times the rate through across a
 window's boundary (664 to 729 of 600); counting with the database cache's increments
 (a read then a write) let every request through with 8 clients at once.
+
+The engine's own bound (`engine_time`) is kept per match as well as per address. A
+library's tables share one address: counted per address alone, one engine request at a
+time, the second table's move was refused (429) while the first's was being worked out.
+So one request at a time runs per match (and address), a few at once per address (enough
+for two tables; more would let one address take every worker by posting in many matches
+at once), and the CPU budget stays per address: it is the server's time that is shared
+out, and a client who opens more matches gets no more of it.
 """
 
 import math
@@ -166,32 +174,45 @@ class EngineLimit(Exception):
 
 
 @contextmanager
-def engine_time(request):
+def engine_time(request, match_id):
     """Bound the engine work one client address may cause (settings.PALETTI_ENGINE_LIMITS).
 
     A request that runs the engine (a person's action and the bots' answers, or the first
-    turns of bots in a new match) may start only while the address has no other engine
-    work under way (`concurrent`, default 1: with two workers a server always keeps one
-    for everybody else) and has used less than `seconds_per_minute` of engine CPU time in
-    the last minute; the CPU time the block used is then charged. Otherwise EngineLimit,
-    which the API answers with 429 and Retry-After. The slot is an entry of the throttles'
-    log (`take`, exact), given back when the work ends and gone by itself after
+    turns of bots in a new match) in match `match_id` may start only
+    - while no other engine work of that address runs in that match (`concurrent`,
+      default 1: a second post for the same turn could only be refused once the engine
+      had run);
+    - while fewer than `concurrent_per_address` (default 2) engine requests of that
+      address run in all its matches: two tables behind one library's address play at
+      once, and a single address cannot start one engine request per match it holds and
+      so take every worker;
+    - while the address has used less than `seconds_per_minute` of engine CPU time in the
+      last minute: the budget stays per address, whatever its tables, since it is the
+      server's CPU that it shares out.
+    The CPU time the block used is then charged. Otherwise EngineLimit, which the API
+    answers with 429 and Retry-After. Each slot is an entry of the throttles' log
+    (`take`, exact), given back when the work ends and gone by itself after
     ENGINE_SLOT_SECONDS should a worker die holding it. The CPU time is an estimate over
-    the last minute from two per-minute counters in the shared cache; with one slot a
-    client's charges never race each other."""
+    the last minute from two per-minute counters in the shared cache; two tables' charges
+    are increments of the same counter, which the cache adds atomically."""
     limits = settings.PALETTI_ENGINE_LIMITS
     budget, concurrent = limits.get("seconds_per_minute"), limits.get("concurrent")
-    if not budget and not concurrent:
+    per_address = limits.get("concurrent_per_address")
+    if not budget and not concurrent and not per_address:
         yield
         return
     ident = client_address(request)
-    running_key = f"engine:running:{ident}"
-    slot = None
-    if concurrent:
-        slot, _ = take(running_key, concurrent, ENGINE_SLOT_SECONDS, time.time())
-        if slot is None:
-            raise EngineLimit("engine_busy", 1)
+    slots = []
     try:
+        for key, limit in (
+            (f"engine:running:{ident}:{match_id}", concurrent),
+            (f"engine:running:{ident}", per_address),
+        ):
+            if limit:
+                slot, _ = take(key, limit, ENGINE_SLOT_SECONDS, time.time())
+                if slot is None:
+                    raise EngineLimit("engine_busy", 1)
+                slots.append((key, slot))
         if budget:
             now = time.time()
             window, into = divmod(now, 60)
@@ -212,8 +233,8 @@ def engine_time(request):
                 except ValueError:
                     cache.add(key, used_ms, timeout=121)
     finally:
-        if slot is not None:
-            give_back(running_key, slot)
+        for key, slot in slots:
+            give_back(key, slot)
 
 
 # The longest one engine request may hold its client's slot should its worker die (a

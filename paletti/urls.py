@@ -10,5 +10,6 @@ app_name = "paletti"
 urlpatterns = [
     path("", views.setup, name="setup"),
     path("<uuid:match_id>/", views.match, name="match"),
+    path("<uuid:match_id>/links/", views.replace_link, name="replace-link"),
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["paletti"]), name="jsi18n"),
 ]

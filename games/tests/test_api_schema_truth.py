@@ -46,6 +46,8 @@ def test_every_operation_documents_server_errors_and_throttled_ones_429(schema):
     throttled = {
         ("post", "/api/paletti/matches/"),
         ("post", "/api/paletti/matches/{match_id}/actions/"),
+        ("post", "/api/paletti/matches/{match_id}/join/"),
+        ("post", "/api/paletti/matches/{match_id}/links/{which}/"),
     }
     for path, method, operation in operations(schema):
         codes = set(operation["responses"])

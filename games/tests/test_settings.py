@@ -124,7 +124,11 @@ def test_each_variable_keeps_its_meaning(monkeypatch):
         "match-creation": "120/hour",
         "match-actions": "600/min",
     }
-    assert local["PALETTI_ENGINE_LIMITS"] == {"concurrent": 1.0, "seconds_per_minute": 20.0}
+    assert local["PALETTI_ENGINE_LIMITS"] == {
+        "concurrent": 1.0,
+        "concurrent_per_address": 2.0,
+        "seconds_per_minute": 20.0,
+    }
     assert local["NUM_PROXIES"] == 0
     deployed = settings_from(
         monkeypatch,
@@ -145,7 +149,11 @@ def test_each_variable_keeps_its_meaning(monkeypatch):
     assert deployed["SECURE_SSL_REDIRECT"] is False
     assert deployed["SECURE_HSTS_SECONDS"] == 300
     assert deployed["PALETTI_THROTTLE_RATES"]["match-creation"] is None
-    assert deployed["PALETTI_ENGINE_LIMITS"] == {"concurrent": 1.0, "seconds_per_minute": None}
+    assert deployed["PALETTI_ENGINE_LIMITS"] == {
+        "concurrent": 1.0,
+        "concurrent_per_address": 2.0,
+        "seconds_per_minute": None,
+    }
     assert deployed["NUM_PROXIES"] == 1
     database = deployed["DATABASES"]["default"]
     assert (database["NAME"], database["HOST"], database["CONN_MAX_AGE"]) == (

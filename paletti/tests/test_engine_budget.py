@@ -1,5 +1,6 @@
-"""One client address cannot hold the engine: one engine request at a time per address,
-and a share of engine CPU time per minute; over either, 429 and the match unchanged."""
+"""One client address cannot hold the engine: one engine request at a time per match, a
+few per address (two tables behind one address play at once), and a share of engine CPU
+time per minute per address; over any, 429 and the match unchanged."""
 
 import pytest
 from django.core.cache import cache
@@ -38,12 +39,12 @@ def first_action(api, body, address):
     return api.post(url, payload, format="json", REMOTE_ADDR=address)
 
 
-def test_a_second_engine_request_from_an_address_waits_for_the_first(settings):
+def test_a_second_engine_request_in_the_same_match_waits_for_the_first(settings):
     settings.PALETTI_ENGINE_LIMITS = {"concurrent": 1}
     api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     body = create(api, "192.0.2.1").json()
     holder = RequestFactory().post("/", REMOTE_ADDR="192.0.2.1")
-    with engine_time(holder):  # a move of this address's still being played elsewhere
+    with engine_time(holder, body["id"]):  # a move in this match still being played
         busy = first_action(api, body, "192.0.2.1")
         other = create(api, "192.0.2.2")
     assert busy.status_code == 429
@@ -52,6 +53,26 @@ def test_a_second_engine_request_from_an_address_waits_for_the_first(settings):
     assert Match.objects.get(pk=body["id"]).version == body["state"]["version"]  # unchanged
     assert other.status_code == 201  # another address is not held up
     assert first_action(api, body, "192.0.2.1").status_code == 200  # the slot is free again
+
+
+def test_two_tables_behind_one_address_play_at_once(settings):
+    """A library's tables share its address: one table's move does not hold the other's,
+    up to `concurrent_per_address` at once."""
+    settings.PALETTI_ENGINE_LIMITS = {"concurrent": 1, "concurrent_per_address": 2}
+    first_table = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    second_table = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    third_table = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    first = create(first_table, "192.0.2.1", seed=4).json()
+    second = create(second_table, "192.0.2.1", seed=5).json()
+    third = create(third_table, "192.0.2.1", seed=6).json()
+    holder = RequestFactory().post("/", REMOTE_ADDR="192.0.2.1")
+    with engine_time(holder, first["id"]):  # the first table's move is being worked out
+        assert first_action(second_table, second, "192.0.2.1").status_code == 200
+        with engine_time(holder, second["id"]):  # and now the second's too
+            crowded = first_action(third_table, third, "192.0.2.1")
+    assert crowded.status_code == 429 and crowded.json()["code"] == "engine_busy"
+    assert Match.objects.get(pk=third["id"]).version == third["state"]["version"]
+    assert first_action(third_table, third, "192.0.2.1").status_code == 200
 
 
 def test_an_address_over_its_engine_time_gets_429_until_the_minute_passes(settings):

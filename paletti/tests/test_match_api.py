@@ -236,13 +236,16 @@ def test_stale_version_is_409(api):
 
 
 def test_bots_turn_cannot_be_posted_by_a_client(api):
-    match = services.create_match(
+    outcome = services.create_match(
         seats=[services.SeatSpec("Ada"), services.SeatSpec("Robot", "bot", "easy")], seed=1
-    ).match
+    )
+    match = outcome.match
     state = services.load_state(match)
     bot_seat = 1
     action = {"type": "pass", "seat": bot_seat}
-    response = post_action(api, match.id, match.version, action)
+    response = post_action(
+        api, match.id, match.version, action, HTTP_X_SEAT_TOKEN=outcome.secrets.organiser
+    )
     assert response.status_code == 400
     assert state.rules.to_act == 0
 
@@ -260,7 +263,8 @@ def test_two_concurrent_posts_apply_exactly_one(api):
     statuses = []
 
     def post():
-        client = APIClient()
+        # Two devices holding the organiser's key, which acts for both persons here.
+        client = APIClient(HTTP_X_SEAT_TOKEN=body["organiser_token"])
         barrier.wait()
         statuses.append(post_action(client, match_id, state["version"], action).status_code)
         close_old_connections()
@@ -634,7 +638,7 @@ def test_a_bot_that_declines_a_claim_says_so_in_every_language(api):
     body = create(api, HUMAN_AND_BOT, seed=42)
     match_id, state = body["id"], body["state"]
     state = _play_until(api, match_id, state, lambda s: "ask_platform" in kinds(s))
-    french = APIClient(HTTP_ACCEPT_LANGUAGE="fr")
+    french = APIClient(HTTP_ACCEPT_LANGUAGE="fr", HTTP_X_SEAT_TOKEN=body["organiser_token"])
     result = post_action(french, match_id, state["version"], first(state, "ask_platform")).json()
     answer = next(s for s in result["steps"] if s["by_bot"])
     assert answer["type"] in ("decline", "protest")

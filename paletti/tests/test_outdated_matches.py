@@ -22,10 +22,12 @@ TWO = [services.SeatSpec("Ada"), services.SeatSpec("Bo")]
 @pytest.fixture
 def outdated():
     """A match as the previous release stored it: "VPAL3", then compressed bytes that
-    hold a pickle this engine never reads."""
+    hold a pickle this engine never reads; no keys (seats had none then)."""
     match = services.create_match(seats=TWO, seed=4).match
     Match.objects.filter(pk=match.pk).update(
-        snapshot=b"VPAL3" + zlib.compress(b"\x00\x00\x00\x02{}" + b"\x80\x05pickled world")
+        snapshot=b"VPAL3" + zlib.compress(b"\x00\x00\x00\x02{}" + b"\x80\x05pickled world"),
+        organiser_digest="",
+        spectator_digest="",
     )
     return Match.objects.get(pk=match.pk)
 

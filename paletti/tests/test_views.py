@@ -1,4 +1,5 @@
-"""The set-up and play pages render, and an unknown match is a 404."""
+"""The set-up and play pages render, an unknown match is a 404, and a match is shown only
+to a device holding one of its keys."""
 
 import uuid
 
@@ -41,11 +42,25 @@ def test_setup_ignores_a_bad_seed(client):
 
 @pytest.mark.django_db
 def test_match_page_and_unknown_match(client):
-    outcome = two_people_match()
-    response = client.get(outcome.match.get_absolute_url())
+    body = client.post(
+        reverse("api:paletti-match-list"),
+        {"players": [{"name": "Ada"}, {"name": "Bob"}], "seed": 1},
+        content_type="application/json",
+    ).json()
+    response = client.get(en_url("paletti:match", match_id=body["id"]))
     assert response.status_code == 200
     assert 'id="villa"' in response.content.decode()
     assert client.get(en_url("paletti:match", match_id=uuid.uuid4())).status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_match_page_without_a_key_says_how_to_get_one(client):
+    outcome = two_people_match()
+    with translation.override("en"):
+        response = client.get(outcome.match.get_absolute_url())
+    assert response.status_code == 403
+    assert "links its organiser hands out" in response.content.decode()
+    assert 'id="villa"' not in response.content.decode()
 
 
 def test_javascript_catalog_is_served(client):

@@ -11,7 +11,7 @@ import { LANE_NAMES, colourName, columnName, deed, platformAsObject, playerColou
 import { renderBanner, showError } from "./narration.js";
 import { chooseLane, chosenAction, laneOf, placeRoom, stepGhost, stepLane, updateSlider } from "./placement.js";
 import { post, reload } from "./send.js";
-import { game, grams, legal, nextPlatform, seatName, topPlatform } from "./state.js";
+import { game, grams, legal, nextPlatform, restarts, seatName, topPlatform } from "./state.js";
 
 /* ---------- Panel ---------- */
 
@@ -417,6 +417,8 @@ export function renderGameOver(acted) {
     return;
   }
   section.hidden = false;
+  // Only the device that set the match up starts it again (its links would be new ones).
+  section.querySelector("#play-again").hidden = !restarts();
   const heading = section.querySelector("#game-over-heading");
   heading.textContent =
     state.winner === null || state.winner === undefined
@@ -429,7 +431,9 @@ export function renderGameOver(acted) {
 
 export async function playAgain(button) {
   const state = game.state;
-  const players = state.seats.map((s) => (s.kind === "bot" ? { name: s.name, kind: "bot", level: s.level } : { name: s.name, kind: "human" }));
+  const players = state.seats.map((s) =>
+    s.kind === "bot" ? { name: s.name, kind: "bot", level: s.level } : s.device === "own" ? { name: s.name, kind: "human", device: "own" } : { name: s.name, kind: "human" },
+  );
   button.disabled = true;
   const result = await api(game.root.dataset.create, { players, options: state.options });
   button.disabled = false;

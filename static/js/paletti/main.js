@@ -7,13 +7,15 @@ import { api } from "./api.js";
 import { playAgain, renderPanel, renderScores, renderTray } from "./controls.js";
 import { keepVillaInView } from "./device.js";
 import { animate, draw, layoutCanvas } from "./drawing.js";
+import { follow } from "./follow.js";
 import { gettext } from "./i18n.js";
 import { handoverText, initGuide, initPace, narrate, sealChange, showError, streakLines, tellSteps, tellsBotsOneByOne } from "./narration.js";
 import { resetGhost } from "./placement.js";
 import { clearPointing, onDepthPointer, onPointer, renderColumnIndex } from "./pointing.js";
 import { onAnswer, post } from "./send.js";
+import { initLinks } from "./links.js";
 import { initSetup } from "./setup.js";
-import { game, legal, posesOf } from "./state.js";
+import { game, legal, mine, posesOf } from "./state.js";
 
 /* ---------- Every answer of the server, applied to the whole page ---------- */
 
@@ -44,7 +46,10 @@ export function applyResult(data, acted) {
   if (acted && data.frames && data.frames.length) keepVillaInView();
   animate(data.frames, posesOf(data.state));
   if (Depth) Depth.show(data.state, data.frames, first ? data.opening : null);
-  const texts = (data.events || []).map((e) => e.text);
+  // Moves made on other devices are told with who made them; this device's own and the
+  // bots' answers to it, by what happened.
+  const followed = (data.steps || []).some((step) => !step.by_bot && !mine(step.seat));
+  const texts = followed ? data.steps.flatMap((step) => step.lines) : (data.events || []).map((e) => e.text);
   for (const step of data.steps || []) texts.push(...streakLines(step, data.events));
   const handover = handoverText();
   const seal = sealChange();
@@ -93,6 +98,7 @@ export function initMatch(root) {
   }
   initGuide(root);
   initPace(root);
+  initLinks(root);
   api(root.dataset.api).then((result) => {
     if (!result.ok) {
       showError(result.data.detail || gettext("The match could not be loaded."));
@@ -100,6 +106,8 @@ export function initMatch(root) {
     }
     applyResult({ state: result.data, frames: intro.frames || [], events: intro.events || [], steps: intro.steps || [], opening: intro.opening }, false);
     root.classList.add("ready");
+    // Moves made on other devices arrive while this one waits for them.
+    follow(applyResult);
   });
 }
 

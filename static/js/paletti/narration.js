@@ -6,15 +6,17 @@ import { keepVillaInView, narrowScreen } from "./device.js";
 import { el, swatch } from "./dom.js";
 import { animate, draw } from "./drawing.js";
 import { fmt, gettext, ngettext } from "./i18n.js";
-import { advance, game, humans, posesOf, seatName } from "./state.js";
+import { advance, game, humans, mine, posesOf, seatName } from "./state.js";
 
-// A shared screen: say whose turn it is when it passes to another person.
+// Say whose turn it is when it passes to another person: on a shared screen, to the one
+// who takes it; on a device that plays for others' turns too, who now plays.
 export function handoverText() {
   const state = game.state;
   const turn = state.status === "playing" ? state.turn : null;
   const changed = turn !== game.lastTurn;
   game.lastTurn = turn;
   if (!changed || turn === null || state.seats[turn].kind !== "human" || humans() < 2) return "";
+  if (!mine(turn)) return fmt(gettext("Now %(name)s plays."), { name: seatName(turn) });
   return fmt(gettext("%(name)s, your turn."), { name: seatName(turn) });
 }
 
@@ -112,8 +114,9 @@ export function initPace(root) {
 // A child reads one line at a time: the pause after each bot action, on top of its animation.
 export const BOT_PAUSE_MS = 1700;
 
+// Also the moves made on other devices, which this one learns of all together.
 export function tellsBotsOneByOne(data) {
-  return game.oneByOne && Array.isArray(data.steps) && data.steps.some((step) => step.by_bot);
+  return game.oneByOne && Array.isArray(data.steps) && data.steps.some((step) => step.by_bot || !mine(step.seat));
 }
 
 // A bot that passes turn after turn, or anyone the rules skip turn after turn (nothing to
@@ -163,12 +166,15 @@ export function renderBanner() {
   const seat = state.seats[state.turn];
   if (!seat) return;
   seat.colours.forEach((c) => banner.append(swatch(c)));
+  // A person who plays on another device is waited for, not told it is their turn here.
   const text =
     seat.kind === "bot"
       ? fmt(gettext("%(name)s (bot) is playing."), { name: seat.name })
-      : fmt(gettext("%(name)s, your turn"), { name: seat.name });
+      : mine(state.turn)
+        ? fmt(gettext("%(name)s, your turn"), { name: seat.name })
+        : fmt(gettext("%(name)s is playing."), { name: seat.name });
   banner.append(el("span", { text }));
-  if (humans() > 1 && seat.kind === "human") banner.classList.add("handover");
+  if (humans() > 1 && seat.kind === "human" && mine(state.turn)) banner.classList.add("handover");
 }
 
 export function bannerForBot(seat) {

@@ -38,7 +38,10 @@ export function setupPayload(form, seats, count) {
   const players = seats.slice(0, count).map((fieldset) => {
     const kind = fieldset.querySelector("select[name=kind]").value;
     const name = fieldset.querySelector("input[name=name]").value;
-    return kind === "human" ? { name, kind: "human" } : { name, kind: "bot", level: kind };
+    // A person here, a person on their own device (they get a link), or a bot.
+    if (kind === "human") return { name, kind: "human" };
+    if (kind === "own") return { name, kind: "human", device: "own" };
+    return { name, kind: "bot", level: kind };
   });
   const data = new FormData(form);
   const payload = {
@@ -97,7 +100,7 @@ export function showSetupErrors(form, errors) {
     if (key === "players" && Array.isArray(value) && value.some((v) => v && typeof v === "object")) {
       value.forEach((seatErrors, seat) => {
         for (const [field, messages] of Object.entries(seatErrors || {})) {
-          const id = "player-" + seat + "-" + (field === "level" ? "kind" : field) + "-error";
+          const id = "player-" + seat + "-" + (field === "level" || field === "device" ? "kind" : field) + "-error";
           if (!put(id, messages)) unplaced.push(messages);
         }
       });

@@ -85,3 +85,19 @@ export function seatName(seat) {
 export function humans() {
   return game.state.seats.filter((s) => s.kind === "human").length;
 }
+
+/* ---------- Who is looking (the server says so: state.viewer) ---------- */
+
+// Whether this device acts for a seat: the organiser's device for the persons on it, a
+// seat's link for that seat, a spectator for none.
+export function mine(seat) {
+  const viewer = game.state.viewer;
+  return seat !== null && seat !== undefined && (!viewer || viewer.seats.includes(seat));
+}
+
+// Whether this device may start the same match again: the organiser's, or one that plays
+// every person's seat (a match from before seats had links).
+export function restarts() {
+  const viewer = game.state.viewer;
+  return !viewer || viewer.role === "organiser" || game.state.seats.every((s) => s.kind === "bot" || viewer.seats.includes(s.seat));
+}
