@@ -22,6 +22,7 @@ its hexagon, slightly smaller than the hexagon: an estimate on the safe side).
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 # Points used to draw a disc as a polygon: the hull of 24 points lies within 0.9 % of the
 # radius of the true disc.
@@ -287,6 +288,23 @@ def _combined(parts: list[tuple[float, float, float]]) -> tuple[float, tuple[flo
     return mass, (sum(m * x for m, x, _ in parts) / mass, sum(m * z for m, _, z in parts) / mass)
 
 
+@lru_cache(maxsize=4096)
+def _support(feet: tuple, board: tuple) -> tuple[tuple, tuple, tuple]:
+    """What a platform `board` (x, z, half) rests on, among column feet (x, z, radius):
+    whether each bears it (the part of its foot under the board has an area), the centre
+    of each bearing contact, and the hull of the contacts. Kept for the villas a bot weighs
+    one after another, whose lower platforms stand on the same feet."""
+    bearing, points, contacts = [], [], []
+    for x, z, radius in feet:
+        contact = foot_on_board(x, z, radius, *board)
+        bears = len(contact) >= 3
+        bearing.append(bears)
+        if bears:
+            points.append(centroid(contact))
+            contacts.extend(contact)
+    return tuple(bearing), tuple(points), tuple(hull(contacts))
+
+
 def analyse(columns: list[Column], platforms: list[Platform]) -> Stability:
     """Every interface of a villa at rest, its margin, and each column's load.
 
@@ -342,19 +360,16 @@ def analyse(columns: list[Column], platforms: list[Platform]) -> Stability:
         standing = [c for c in columns if c.level == index + 1 and c.on is None]
         parts = [(plate.mass, plate.x, plate.z)] + [stack_of(c) for c in standing] + above
         mass, centre = _combined(parts)
-        supports = []
-        for column in columns:
-            if column.level != index or column.on is not None:
-                continue
-            contact = foot_on_board(column.x, column.z, column.radius, plate.x, plate.z, plate.half)
-            if len(contact) >= 3:
-                supports.append((column, contact))
-                carrying.add(column.id)
-        region = hull([p for _, contact in supports for p in contact])
+        under = [c for c in columns if c.level == index and c.on is None]
+        bearing, points, region = _support(
+            tuple((c.x, c.z, c.radius) for c in under), (plate.x, plate.z, plate.half)
+        )
+        supports = [column for column, bears in zip(under, bearing, strict=True) if bears]
+        carrying.update(column.id for column in supports)
+        region = list(region)
         value, direction = margin(centre, region)
         result.interfaces.append(Interface(f"p{index}", mass, centre, value, direction, region))
-        points = [centroid(contact) for _, contact in supports]
-        for (column, _), load in zip(supports, shares(mass, centre, points), strict=True):
+        for column, load in zip(supports, shares(mass, centre, list(points)), strict=True):
             result.loads[column.id] = result.loads.get(column.id, 0.0) + load
         above = [(mass, centre[0], centre[1])]
 
