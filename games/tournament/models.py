@@ -284,6 +284,9 @@ class Table(models.Model):
     status = models.CharField(
         _("result"), max_length=10, choices=ResultStatus.choices, default=ResultStatus.OPEN
     )
+    # Played as a match on the site, each player on their own device (the game's table
+    # rules set it up): its result is recorded when the match ends, not entered by hand.
+    digital = models.BooleanField(_("played on the site"), default=False)
     # The player placed first alone (none when several share first place), and the one
     # whose fall ended the game, for the games whose rules ask it (Villa Paletti's).
     winner = models.ForeignKey(
@@ -334,6 +337,12 @@ class Table(models.Model):
 
     def __str__(self):
         return f"{self.round}, {self.number}"
+
+    @property
+    def seating_seed(self) -> str:
+        """The seed this table's seats were drawn with (services.start_round): a game's
+        rules draw from it again to set up the same table on the site."""
+        return f"{self.round.tournament.seed}:{self.round.number}:{self.number}"
 
 
 @reversion.register()

@@ -110,7 +110,7 @@ def start_round(*, tournament: Tournament, now=None) -> Round:
                 list(players),
                 ages,
                 options=tournament.rule_options,
-                seed=f"{tournament.seed}:{number}:{index}",
+                seed=Table(round=round_, number=index).seating_seed,
             )
             table = Table.objects.create(
                 round=round_,
@@ -132,6 +132,62 @@ def start_round(*, tournament: Tournament, now=None) -> Round:
             )
         Bye.objects.bulk_create(Bye(round=round_, player_id=p) for p in plan.byes)
         return round_
+
+
+def play_on_site(*, tournament: Tournament, table: Table | None = None) -> list[Table]:
+    """Tables of the current round become matches on the site, each player on their own
+    device, with the agreed options (the game's table rules set them up): `table`, or,
+    without one, every table of the round that has no result and is not on the site yet.
+    Refused for a game its rules do not play on the site, a table of an earlier round, or
+    one that already has a result."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        rules = tournament.table_rules
+        if not rules.plays_on_site:
+            raise TournamentError(gettext_lazy("This game is not played on the site."))
+        if tournament.finished:
+            raise TournamentError(gettext_lazy("The tournament is over."))
+        round_ = selectors.current_round(tournament)
+        tables = Table.objects.select_for_update().filter(round=round_).order_by("number")
+        if table is not None:
+            tables = tables.filter(pk=table.pk)
+            chosen = tables.first()
+            if chosen is None:
+                raise TournamentError(gettext_lazy("That round is over: ask the desk."))
+            if chosen.digital:
+                raise TournamentError(gettext_lazy("This table is already played on the site."))
+            if chosen.status != ResultStatus.OPEN:
+                raise TournamentError(gettext_lazy("This table already has a result."))
+        started = []
+        for candidate in tables.filter(digital=False, status=ResultStatus.OPEN):
+            candidate.digital = True
+            candidate.save(update_fields=["digital"])
+            rules.start_on_site(candidate)
+            started.append(candidate)
+        return started
+
+
+def record_from_match(*, table: Table, result: Result, now=None) -> Table | None:
+    """A table's match on the site has ended: its result, confirmed (staff can still
+    correct it, with history). None, and nothing changed, when the table already has a
+    confirmed result: the desk set it by hand for a match that could not go on, and the
+    desk's result stands."""
+    now = now or timezone.now()
+    with transaction.atomic(), reversion.create_revision():
+        table = (
+            Table.objects.select_for_update(of=("self",))
+            .select_related("round__tournament__game")
+            .get(pk=table.pk)
+        )
+        if table.status == ResultStatus.CONFIRMED:
+            return None
+        _write(table, result)
+        table.status = ResultStatus.CONFIRMED
+        table.entered_by, table.confirmed_by = None, None
+        table.entered_at = table.confirmed_at = now
+        table.save()
+        reversion.set_comment(_("Recorded from the match played on the site"))
+        return table
 
 
 def finish(*, tournament: Tournament, now=None) -> Tournament:
@@ -186,6 +242,13 @@ def _locked_table(seat: Seat) -> Table:
         raise TournamentError(gettext_lazy("That round is over: ask the desk."))
     if table.round.tournament.finished:
         raise TournamentError(gettext_lazy("The tournament is over."))
+    if table.digital:
+        raise TournamentError(
+            gettext_lazy(
+                "Your table's result is recorded when its match on the site ends; if the "
+                "match cannot go on, ask the desk."
+            )
+        )
     return table
 
 
