@@ -119,9 +119,11 @@ def screen(tournament: Tournament) -> dict:
     if round_ is not None:
         seats = Seat.objects.select_related("player").order_by("position")
         tables = round_.tables.prefetch_related(Prefetch("seats", queryset=seats))
+        rules = tournament.table_rules
         for table in tables:
             names = {seat.pk: seat.player.name for seat in table.seats.all()}
             result = table.status != ResultStatus.OPEN
+            on_site = rules.watch(table) if table.digital else None
             data["tables"].append(
                 {
                     "number": table.number,
@@ -131,6 +133,10 @@ def screen(tournament: Tournament) -> dict:
                         seat.player.name for seat in table.seats.all() if result and seat.place == 1
                     ],
                     "brought_down": names.get(table.brought_down_id, ""),
+                    # A match on the site: the spectators' link and where it stands.
+                    "on_site": None
+                    if on_site is None
+                    else {"url": on_site.watch_url, "status": on_site.status, "over": on_site.over},
                     "seats": [
                         {
                             "position": seat.position,
@@ -161,7 +167,7 @@ def screen(tournament: Tournament) -> dict:
 
 def player_version(player: Player) -> str:
     """Changes whenever what the player's page shows may have changed: a new round, the
-    table's result, the player's presence, the end."""
+    table's result, its match on the site, the player's presence, the end."""
     tournament = player.tournament
     round_ = current_round(tournament)
     seat = seat_of(player, round_)
@@ -170,6 +176,7 @@ def player_version(player: Player) -> str:
         round_.number if round_ else 0,
         table.status if table else "-",
         table.entry if table else 0,
+        int(table.digital) if table else 0,
         int(player.present),
         int(tournament.finished),
     ]

@@ -12,6 +12,7 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from reversion.models import Version
@@ -78,6 +79,10 @@ def _desk(request, tournament: Tournament, *, status: int = 200, form=None):
             "next_number": (round_.number + 1) if round_ else 1,
             "join_url": _absolute(request, "tournament:join", code=tournament.code),
             "rules": tournament.table_rules.agreed(tournament.rule_options),
+            "on_site": tournament.table_rules.plays_on_site,
+            # Tables of the current round that could still be played on the site.
+            "on_site_waiting": round_ is not None
+            and round_.tables.filter(digital=False, status=ResultStatus.OPEN).exists(),
         },
         status=status,
     )
@@ -150,6 +155,39 @@ def finish(request, pk):
         messages.error(request, error.message)
         return _desk(request, tournament, status=error.status)
     return redirect("tournament:standings", code=tournament.code)
+
+
+@staff_only("tournament.change_table")
+@require_POST
+def play_on_site(request, pk):
+    """A table of the current round (`table`), or every one still open (`table` "all"),
+    becomes a match on the site, each player on their own device."""
+    tournament = get_object_or_404(Tournament.objects.select_related("game"), pk=pk)
+    which = request.POST.get("table", "")
+    table = None
+    if which != "all":
+        if not which.isdigit() or len(which) > 18:
+            return HttpResponse(status=400)
+        table = get_object_or_404(Table, pk=int(which), round__tournament=tournament)
+    try:
+        started = services.play_on_site(tournament=tournament, table=table)
+    except services.TournamentError as error:
+        messages.error(request, error.message)
+        return _desk(request, tournament, status=error.status)
+    if started:
+        numbers = ", ".join(str(t.number) for t in started)
+        messages.success(
+            request,
+            ngettext(
+                "Table %(numbers)s is played on the site.",
+                "Tables %(numbers)s are played on the site.",
+                len(started),
+            )
+            % {"numbers": numbers},
+        )
+    else:
+        messages.info(request, _("No table of this round is waiting for its result."))
+    return redirect(tournament)
 
 
 @staff_only("tournament.change_tournament")
@@ -260,8 +298,11 @@ def _player_page(request, player: Player, *, form=None, error=None, status: int 
         for s in seats:
             s.colour_names = selectors.colours_text(tournament, s.colours)
         by_pk = {s.pk: s for s in seats}
+        rules = tournament.table_rules
         context.update(
             {
+                # This player's own link to the table's match (their seat's secret).
+                "match_link": rules.seat_link(seat) if table.digital else None,
                 "seats": seats,
                 "colours": selectors.colours_text(tournament, seat.colours),
                 "neutral": selectors.colours_text(tournament, [table.neutral])
@@ -363,6 +404,8 @@ def screen(request, code):
                 "shared": _("%(names)s share the win"),
                 "place": _("place %(place)s"),
                 "brought_down": str(tournament.table_rules.brought_down_sentence),
+                "on_site": _("Played on the site"),
+                "watch": _("Watch the match"),
                 "time_up": _("Time is up"),
                 "byes": _("Sitting this round out:"),
                 "left": _("left"),
