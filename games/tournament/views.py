@@ -17,7 +17,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from reversion.models import Version
 
-from . import selectors, services
+from . import selectors, services, throttles
 from .forms import CorrectionForm, RegistrationForm, ResultForm, TournamentForm
 from .models import Player, ResultStatus, Table, Tournament
 
@@ -245,7 +245,15 @@ def table_correct(request, pk, table_pk):
 
 
 def join(request, code):
-    """The public link: a player registers with a name and an age, and gets their page."""
+    """The public link: a player registers with a name and an age, and gets their page.
+    Throttled per client address (throttles.py): 429 with Retry-After beyond the rate."""
+    wait = throttles.refused(request)
+    if wait is not None:
+        response = render(
+            request, "tournament/too_many.html", {"minutes": -(-wait // 60)}, status=429
+        )
+        response["Retry-After"] = str(wait)
+        return response
     tournament = get_object_or_404(Tournament.objects.select_related("game"), code=code)
     form = RegistrationForm(request.POST or None, age_note=tournament.table_rules.age_note)
     status = 200
