@@ -44,6 +44,7 @@ function drawTables(data) {
       );
       if (table.winners.length === 1) card.append(el("p", { className: "screen-winner", textContent: fill(labels.wins, { name: table.winners[0] }) }));
       if (table.winners.length > 1) card.append(el("p", { className: "screen-winner", textContent: fill(labels.shared, { names: table.winners.join(", ") }) }));
+      if (table.brought_down && labels.brought_down) card.append(el("p", { className: "screen-down", textContent: fill(labels.brought_down, { name: table.brought_down }) }));
       if (table.on_site) {
         // A match on the site: where it stands, and the spectators' link (its key is
         // after the #, which the browser never sends).
@@ -55,7 +56,6 @@ function drawTables(data) {
         }
         card.append(line);
       }
-      if (table.brought_down && labels.brought_down) card.append(el("p", { className: "screen-down", textContent: fill(labels.brought_down, { name: table.brought_down }) }));
       return card;
     }),
   );
