@@ -87,6 +87,14 @@ class Tournament(models.Model):
     table_size = models.PositiveSmallIntegerField(
         _("table size"), choices=TableSize.choices, default=TableSize.FOUR
     )
+    final_table = models.BooleanField(
+        _("a final table after the rounds"),
+        default=False,
+        help_text=_(
+            "The leaders of the standings play one more table; its result decides the "
+            "first places. Four games in 90 minutes leave about 20 minutes a game."
+        ),
+    )
     pairs_when_needed = models.BooleanField(
         _("tables of two when the numbers need one"),
         default=True,
@@ -247,6 +255,9 @@ class Round(models.Model):
         Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="round_set"
     )
     number = models.PositiveSmallIntegerField(_("number"))
+    # The final table, after the rounds: the leaders only, its result deciding the first
+    # places (selectors.standings).
+    final = models.BooleanField(_("final table"), default=False)
     started_at = models.DateTimeField(_("started"))
     ends_at = models.DateTimeField(_("time up at"))
 

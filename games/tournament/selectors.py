@@ -46,13 +46,18 @@ def table_result(table: Table) -> scoring.TableResult:
 
 
 def standings(tournament: Tournament) -> list[Row]:
-    """The standings from the confirmed results and the byes, best first."""
+    """The standings from the confirmed results and the byes, best first; once the final
+    table has its confirmed result, its players first, in its order (standings.with_final)."""
     players = list(tournament.players.all())
     confirmed = (
         Table.objects.filter(round__tournament=tournament, status=ResultStatus.CONFIRMED)
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position")))
         .order_by("round__number", "number")
+        .select_related("round")
     )
+    confirmed = list(confirmed)
+    final = [t for t in confirmed if t.round.final]
+    confirmed = [t for t in confirmed if not t.round.final]
     byes = Bye.objects.filter(round__tournament=tournament).values_list("player_id", flat=True)
     rows = scoring.standings(
         [p.pk for p in players],
@@ -61,6 +66,8 @@ def standings(tournament: Tournament) -> list[Row]:
         table=tournament.points_table(),
         bye_points=tournament.bye_points,
     )
+    if final:
+        rows = scoring.with_final(rows, {s.player_id: s.place for s in final[0].seats.all()})
     by_id = {p.pk: p for p in players}
     return [Row(player=by_id[s.player], standing=s) for s in rows]
 
@@ -107,6 +114,7 @@ def screen(tournament: Tournament) -> dict:
         "name": tournament.name,
         "rounds": tournament.rounds,
         "round": round_.number if round_ else 0,
+        "final": bool(round_ and round_.final),
         "finished": tournament.finished,
         "registration_open": tournament.registration_open,
         "players": tournament.players.count(),

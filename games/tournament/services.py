@@ -68,7 +68,8 @@ def start_round(*, tournament: Tournament, now=None) -> Round:
             raise TournamentError(gettext_lazy("The tournament is over."))
         current = selectors.current_round(tournament)
         number = current.number + 1 if current else 1
-        if number > tournament.rounds:
+        final = number == tournament.rounds + 1 and tournament.final_table
+        if number > tournament.rounds and not final:
             raise TournamentError(gettext_lazy("Every round has been played."))
         if not selectors.round_complete(current):
             raise TournamentError(
@@ -77,7 +78,9 @@ def start_round(*, tournament: Tournament, now=None) -> Round:
         present = list(tournament.players.filter(present=True).order_by("registered_at", "id"))
         sizes = {"largest": tournament.table_size, "pairs": tournament.pairs_when_needed}
         try:
-            if number == 1:
+            if final:
+                plan = _final_plan(tournament, present)
+            elif number == 1:
                 plan = seating.first_round([p.pk for p in present], seed=tournament.seed, **sizes)
             else:
                 here = {p.pk for p in present}
@@ -100,6 +103,7 @@ def start_round(*, tournament: Tournament, now=None) -> Round:
         round_ = Round.objects.create(
             tournament=tournament,
             number=number,
+            final=final,
             started_at=now,
             ends_at=now + timedelta(minutes=tournament.round_minutes),
         )
@@ -188,6 +192,19 @@ def record_from_match(*, table: Table, result: Result, now=None) -> Table | None
         table.save()
         reversion.set_comment(_("Recorded from the match played on the site"))
         return table
+
+
+def _final_plan(tournament: Tournament, present: list[Player]) -> seating.Plan:
+    """The final table: the present players at the head of the standings, as many as the
+    tournament's table size (fewer only when fewer are present). *Ours*: players level at
+    the cut are taken in the standings' order (registration breaks what the tie-breaks
+    leave level); the others play no game and take no points in that round."""
+    here = {p.pk for p in present}
+    ranking = [row.player.pk for row in selectors.standings(tournament) if row.player.pk in here]
+    size = min(tournament.table_size, len(ranking))
+    if size < max(2, tournament.game.min_players):
+        raise seating.SeatingError("Too few players for the final table.")
+    return seating.Plan(tables=(tuple(ranking[:size]),))
 
 
 def finish(*, tournament: Tournament, now=None) -> Tournament:

@@ -66,6 +66,8 @@ def tournament_create(request):
 def _desk(request, tournament: Tournament, *, status: int = 200, form=None):
     round_ = selectors.current_round(tournament)
     players = list(tournament.players.all())
+    next_number = (round_.number + 1) if round_ else 1
+    next_is_final = tournament.final_table and next_number == tournament.rounds + 1
     return render(
         request,
         "tournament/desk.html",
@@ -76,7 +78,10 @@ def _desk(request, tournament: Tournament, *, status: int = 200, form=None):
             "players": players,
             "form": form or RegistrationForm(age_note=tournament.table_rules.age_note),
             "round_complete": selectors.round_complete(round_),
-            "next_number": (round_.number + 1) if round_ else 1,
+            "next_number": next_number,
+            # A next round to start: a round, or the final table after the last one.
+            "has_next": next_number <= tournament.rounds or next_is_final,
+            "next_is_final": next_is_final,
             "join_url": _absolute(request, "tournament:join", code=tournament.code),
             "rules": tournament.table_rules.agreed(tournament.rule_options),
             "on_site": tournament.table_rules.plays_on_site,
@@ -408,6 +413,7 @@ def screen(request, code):
                 "confirmed": str(ResultStatus.CONFIRMED.label),
                 "table": _("Table %(number)s"),
                 "round": _("Round %(number)s of %(total)s"),
+                "final": _("The final table"),
                 "wins": _("%(name)s wins"),
                 "shared": _("%(names)s share the win"),
                 "place": _("place %(place)s"),

@@ -81,6 +81,7 @@ function drawStandings(data) {
 function drawRound(data) {
   const line = document.getElementById("screen-round");
   if (data.finished) line.textContent = labels.over;
+  else if (data.final) line.textContent = labels.final;
   else if (data.round) line.textContent = fill(labels.round, { number: data.round, total: data.rounds });
   else line.textContent = fill(labels.before, { count: data.players });
   const join = document.getElementById("screen-join");
