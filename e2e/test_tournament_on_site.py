@@ -111,3 +111,72 @@ def test_a_table_played_on_the_site_reaches_the_big_screen(seeded_server, contex
         page.goto(url(server, "tournament:screen", code=tournament.code))
         expect(page.locator(".screen-table.status-confirmed")).to_have_count(1)
         shoot(page, "on-site-wall-both")
+
+
+def test_the_pages_at_both_widths_with_a_final_table(seeded_server, contexts, settings):  # noqa: F811
+    """Screenshots at 390 and 1280 px: a player's page with their match link, the desk
+    with its buttons, the join page's 429, and the final table on the wall and a phone."""
+    server = seeded_server
+    staff = User.objects.create_user("desk", password="desk-pass-1", is_staff=True)
+    staff.user_permissions.add(*Permission.objects.filter(content_type__app_label="tournament"))
+    tournament = Tournament.objects.create(
+        game=Game.objects.get(slug="villa-paletti"),
+        name="Villa Paletti Saturday",
+        date=date(2026, 6, 13),
+        seed=21,
+        rounds=1,
+        final_table=True,
+    )
+    for i, name in enumerate(NAMES):
+        services.register(tournament=tournament, name=name, age=8 + 5 * i)
+    round_ = services.start_round(tournament=tournament)
+    on_site = round_.tables.get(number=1)
+    services.play_on_site(tournament=tournament, table=on_site)
+    player = on_site.seats.order_by("position").first().player
+    for width in (390, 1280):
+        phone = contexts(width, 844)
+        phone.goto(url(server, "tournament:player", token=player.token))
+        expect(phone.get_by_role("link", name="Play your table's match")).to_be_visible()
+        shoot(phone, "on-site-phone-widths")
+        desk = contexts(width, 900)
+        desk.goto(
+            url(server, "admin:login") + "?next=" + url(server, "tournament:desk", pk=tournament.pk)
+        )
+        desk.get_by_label("Username").fill("desk")
+        desk.get_by_label("Password").fill("desk-pass-1")
+        desk.keyboard.press("Enter")
+        expect(desk.get_by_role("button", name="Play it on the site")).to_be_visible()
+        assert_no_serious_violation(desk, f"desk at {width}")
+        shoot(desk, "on-site-desk-widths")
+
+    settings.TOURNAMENT_THROTTLE_RATES = {"tournament-join": "1/hour"}
+    contexts(390).goto(url(server, "tournament:join", code=tournament.code))  # the one allowed
+    for width in (390, 1280):
+        phone = contexts(width, 844)
+        phone.goto(url(server, "tournament:join", code=tournament.code))
+        expect(phone.get_by_role("alert")).to_contain_text("Too many requests")
+        shoot(phone, "join-429")
+    settings.TOURNAMENT_THROTTLE_RATES = {}
+
+    play_to_the_end(TournamentMatch.objects.get(table=on_site).match)
+    for table in round_.tables.exclude(pk=on_site.pk):
+        seats = list(table.seats.order_by("position"))
+        services.correct_result(
+            user=staff,
+            table=table,
+            result=services.Result(
+                winner=seats[0].pk, points={s.pk: 3 - i for i, s in enumerate(seats)}
+            ),
+        )
+    final = services.start_round(tournament=tournament)
+    finalist = final.tables.get().seats.first().player
+    for width in (390, 1280):
+        wall = contexts(width, 800)
+        wall.goto(url(server, "tournament:screen", code=tournament.code))
+        expect(wall.locator("#screen-round")).to_have_text("The final table")
+        expect(wall.locator(".screen-table")).to_have_count(1)
+        shoot(wall, "final-wall")
+        phone = contexts(width, 844)
+        phone.goto(url(server, "tournament:player", token=finalist.token))
+        expect(phone.locator("#seat-title")).to_have_text("The final table")
+        shoot(phone, "final-phone")
