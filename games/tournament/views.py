@@ -68,6 +68,14 @@ def _desk(request, tournament: Tournament, *, status: int = 200, form=None):
     players = list(tournament.players.all())
     next_number = (round_.number + 1) if round_ else 1
     next_is_final = tournament.final_table and next_number == tournament.rounds + 1
+    rules = tournament.table_rules
+    # The current round's matches on the site, where each stands (a stuck one shows).
+    matches = []
+    if round_ is not None:
+        for table in round_.tables.filter(digital=True).order_by("number"):
+            watched = rules.watch(table)
+            if watched is not None:
+                matches.append({"number": table.number, "on_site": watched})
     return render(
         request,
         "tournament/desk.html",
@@ -85,6 +93,7 @@ def _desk(request, tournament: Tournament, *, status: int = 200, form=None):
             "join_url": _absolute(request, "tournament:join", code=tournament.code),
             "rules": tournament.table_rules.agreed(tournament.rule_options),
             "on_site": tournament.table_rules.plays_on_site,
+            "matches": matches,
             # Tables of the current round that could still be played on the site.
             "on_site_waiting": round_ is not None
             and round_.tables.filter(digital=False, status=ResultStatus.OPEN).exists(),

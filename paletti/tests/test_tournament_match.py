@@ -94,6 +94,25 @@ def test_the_match_seats_the_table_as_the_phones_show_it_with_the_agreed_rules(t
     assert table.digital
 
 
+def test_under_the_polish_colours_the_match_throws_the_youngests_and_the_others_choose(seed):
+    tournament = Tournament.objects.create(
+        game=Game.objects.get(slug=SLUG),
+        name="Popołudnie z Villa Paletti",
+        date=date(2026, 6, 13),
+        seed=77,
+        rule_options={"colours": "polish"},
+    )
+    for i, name in enumerate(NAMES[:4]):
+        services.register(tournament=tournament, name=name, age=30 - i)
+    table, match = on_site(tournament)
+    seats = list(table.seats.order_by("position"))
+    state = match_services.load_state(match)
+    assert state.rules.choosing is not None
+    assert state.rules.choosing.thrown == seats[0].colours[0]
+    assert [s.colours for s in seats[1:]] == [[], [], []]
+    assert state.rules.choosing.order[-1] == table.first_position - 1
+
+
 def test_every_open_table_of_the_round_goes_on_the_site_at_once(tournament):
     round_ = services.start_round(tournament=tournament)
     started = services.play_on_site(tournament=tournament)
@@ -102,9 +121,19 @@ def test_every_open_table_of_the_round_goes_on_the_site_at_once(tournament):
     assert services.play_on_site(tournament=tournament) == []
 
 
+@pytest.mark.parametrize("size, players", [(4, 8), (3, 3), (2, 2)])
 def test_the_end_of_the_match_is_the_tables_confirmed_result_and_counts_in_the_standings(
-    tournament,
+    seed, size, players
 ):
+    tournament = Tournament.objects.create(
+        game=Game.objects.get(slug=SLUG),
+        name="Villa Paletti afternoon",
+        date=date(2026, 6, 13),
+        seed=2026 + size,
+        table_size=size,
+    )
+    for i, name in enumerate(NAMES[:players]):
+        services.register(tournament=tournament, name=name, age=8 + 3 * i)
     table, match = on_site(tournament)
     final = play_to_the_end(match)
     table.refresh_from_db()
@@ -118,7 +147,7 @@ def test_the_end_of_the_match_is_the_tables_confirmed_result_and_counts_in_the_s
     assert seats[rules.winner].place == 1
     history = Version.objects.get_for_object(table)
     assert history[0].revision.comment == "Recorded from the match played on the site"
-    # The winner's 6 placement points (a table of four) in the standings.
+    # The winner's 6 placement points (at any table size) in the standings.
     rows = {row.player.pk: row.standing for row in selectors.standings(tournament)}
     assert rows[seats[rules.winner].player_id].points == 6
     assert rows[seats[rules.winner].player_id].game_points == rules.scores[rules.winner]
@@ -147,7 +176,9 @@ def test_a_seats_link_opens_that_seat_in_the_match_and_no_other(tournament):
     table, match = on_site(tournament)
     seats = list(table.seats.select_related("player").order_by("position"))
     page = Client().get(url("player", token=seats[2].player.token)).content.decode()
-    secret = re.search(r'href="[^"]*/paletti/join/[^"#]+/#([0-9a-f]+)"', page).group(1)
+    # The secret only after the #, which a browser never sends; no Referer either.
+    found = re.search(r'href="[^"]*/paletti/join/[^"#]+/#([0-9a-f]+)" rel="noreferrer"', page)
+    secret = found.group(1)
     device = Client(enforce_csrf_checks=False)
     answer = device.post(
         reverse("api:paletti-match-join", kwargs={"match_id": match.pk}),
@@ -231,6 +262,12 @@ def test_only_staff_put_a_table_on_the_site(tournament, staff):
     assert client.post(target, {"table": "nine"}).status_code == 400
     assert client.post(target, {"table": table.pk}).status_code == 302
     assert client.post(target, {"table": table.pk}).status_code == 409
+    # The desk shows where the match stands, with the spectators' link, never a seat's.
+    desk = client.get(url("desk", pk=tournament.pk)).content.decode()
+    match = TournamentMatch.objects.get(table=table).match
+    assert "The match is about to start." in desk
+    assert spectator_secret(match.pk) in desk
+    assert not any(seat_secret(match.pk, i) in desk for i in range(4))
     page = Client().get(url("player", token=player.token)).content.decode()
     assert "Play your table" in page
 
