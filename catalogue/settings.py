@@ -440,6 +440,17 @@ SCORE_SHEETS = {
     "le-petit-prince-fabrique-moi-une-planete": "scoring:game-score",
 }
 
+# The days the ludothèque's desk is open (Monday 0 … Sunday 6): a loan's due date moves on to
+# the next of them, as PMB's opening calendar does. Our default is Wednesday and Saturday, the
+# days many French ludothèques open (children have no school on Wednesday afternoons); an
+# empty value means any day.
+LENDING_OPENING_WEEKDAYS = env.list(
+    "DJANGO_LENDING_OPENING_WEEKDAYS",
+    [2, 5],
+    subcast=int,
+    validate=lambda days: all(0 <= d <= 6 for d in days),
+)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
