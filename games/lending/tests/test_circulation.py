@@ -27,8 +27,8 @@ from games.models import Game
 
 pytestmark = pytest.mark.django_db
 
-# Saturday 21 November 2026, 10:00 in Paris: a morning at the desk.
-MORNING = datetime.datetime(2026, 11, 21, 10, 0, tzinfo=datetime.timezone.utc)
+# Saturday 21 November 2026, 11:00 in Paris: a morning at the desk.
+MORNING = datetime.datetime(2026, 11, 21, 10, 0, tzinfo=datetime.UTC)
 
 
 @pytest.fixture(autouse=True)
