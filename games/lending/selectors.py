@@ -6,6 +6,7 @@ from django.db.models import Count, Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from .copies import Copy, CopyStatus
+from .loans import Loan
 
 
 def available_games(queryset):
@@ -43,3 +44,13 @@ def copies_on_record(game) -> dict:
         for copy in game.copies.filter(status=CopyStatus.INCOMPLETE)
     ]
     return counts
+
+
+def household_loans(household):
+    """The household's open loans, soonest due first, as the desk lists them."""
+    return (
+        Loan.objects.open()
+        .filter(household=household)
+        .select_related("copy__game", "member")
+        .order_by("due_on", "copy__barcode")
+    )

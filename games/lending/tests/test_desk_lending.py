@@ -1,0 +1,165 @@
+"""The desk lends and takes back: a member's card, then copies; refusals with their reason;
+the household's loans with their due dates; a return counted on the copy's page."""
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import Group, Permission, User
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from games.lending.models import Copy, CopyStatus, Household, Loan, Member, MemberType
+from games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _every_day_open(settings):
+    settings.LENDING_OPENING_WEEKDAYS = []
+
+
+@pytest.fixture
+def villa_copies(seed):
+    call_command("loaddata", "fixtures/contents.json", verbosity=0)
+    villa = Game.objects.get(slug="villa-paletti")
+    return [Copy.objects.create(game=villa, barcode=f"J000{n}") for n in range(1, 4)]
+
+
+@pytest.fixture
+def nowak(db):
+    today = timezone.localdate()
+    household = Household.objects.create(
+        card_number="L0042",
+        name="Nowak",
+        member_type=MemberType.objects.create(name="Famille", games_quota=2, loan_days=21),
+        membership_start=today - datetime.timedelta(days=30),
+        membership_end=today + datetime.timedelta(days=300),
+        fee_paid=True,
+    )
+    Member.objects.create(household=household, first_name="Anna", last_name="Nowak")
+    Member.objects.create(household=household, first_name="Ola", last_name="Nowak", child_age=7)
+    return household
+
+
+@pytest.fixture
+def volunteer(client):
+    user = User.objects.create_user("vol", is_staff=True)
+    user.groups.add(Group.objects.get(name="Ludothécaire"))
+    client.force_login(user)
+    return user
+
+
+def scan(client, code, **extra):
+    with translation.override("en"):
+        return client.post(reverse("lending:desk"), {"barcode": code, **extra}, follow=True)
+
+
+def text(response) -> str:
+    return response.content.decode()
+
+
+def test_a_card_then_copies_lends_them_until_the_quota(client, villa_copies, nowak, volunteer):
+    page = scan(client, "L0042")
+    assert "Nowak" in text(page) and "Nothing borrowed now." in text(page)
+    ola = nowak.members.get(first_name="Ola")
+    page = scan(client, "J0001", member=str(ola.pk))
+    due = timezone.localdate() + datetime.timedelta(days=21)
+    with translation.override("en"):
+        day = f"{due.day} {due:%B}"
+    assert f"J0001 (Villa Paletti) lent to Ola Nowak, due back {day}." in text(page)
+    page = scan(client, "J0002")
+    assert "2 games of 2 borrowed" in text(page)
+    assert text(page).count('<li class="desk-loan') == 2
+    page = scan(client, "J0003")
+    assert "Nowak already borrows 2 games, as many as its membership allows." in text(page)
+    assert Loan.objects.filter(household=nowak, member=ola).count() == 2  # Ola kept
+    assert Copy.objects.get(barcode="J0003").status == CopyStatus.AVAILABLE
+
+
+def test_a_copy_on_loan_scanned_is_taken_back_with_its_contents_counted(
+    client, villa_copies, nowak, volunteer
+):
+    scan(client, "L0042")
+    scan(client, "J0001")
+    page = scan(client, "J0001")
+    with translation.override("en"):
+        assert page.redirect_chain[-1][0] == reverse("lending:desk-copy", args=["J0001"])
+    assert "On loan to Nowak (L0042)" in text(page)
+    copy = villa_copies[0]
+    data = {
+        f"item_{item.pk}": ("on" if item.count == 1 else item.count - (item.name_en == "columns"))
+        for item in copy.game.content_items.all()
+    }
+    with translation.override("en"):
+        page = client.post(reverse("lending:desk-copy", args=["J0001"]), data, follow=True)
+    assert "J0001 (Villa Paletti) is back from Nowak, incomplete: columns (1 of 20)." in text(page)
+    assert "Nothing borrowed now." in text(page)  # the household is still at the desk
+    copy.refresh_from_db()
+    assert copy.status == CopyStatus.INCOMPLETE
+    assert Loan.objects.get().missing_pieces.get().item.name_en == "columns"
+
+
+def test_a_lapsed_membership_is_refused_at_the_desk(client, villa_copies, nowak, volunteer):
+    Household.objects.filter(pk=nowak.pk).update(fee_paid=False)
+    scan(client, "L0042")
+    page = scan(client, "J0001")
+    assert "The membership fee of Nowak is not paid." in text(page)
+    assert 'role="alert"' in text(page)
+    assert not Loan.objects.exists()
+
+
+def test_a_loan_is_renewed_at_the_desk_once(client, villa_copies, nowak, volunteer):
+    scan(client, "L0042")
+    scan(client, "J0001")
+    loan = Loan.objects.get()
+    with translation.override("en"):
+        page = client.post(
+            reverse("lending:desk"), {"action": "renew", "loan": loan.pk}, follow=True
+        )
+        assert "J0001 (Villa Paletti) renewed" in text(page)
+        assert "Renew" not in text(page)  # once only
+        again = client.post(
+            reverse("lending:desk"), {"action": "renew", "loan": loan.pk}, follow=True
+        )
+    assert "already renewed once" in text(again)
+    assert Loan.objects.get().renewals == 1
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"action": "renew", "loan": "x"},
+        {"action": "renew", "loan": "99999999999999999999999"},
+        {"action": "scan"},
+        {"action": "??", "barcode": "a" * 500},
+        {"barcode": "L0042", "member": "-1"},
+    ],
+)
+def test_hostile_posts_get_a_clear_answer(client, villa_copies, nowak, volunteer, data):
+    with translation.override("en"):
+        response = client.post(reverse("lending:desk"), data)
+    assert response.status_code == 302
+    assert client.get(response.url).status_code == 200
+    assert not Loan.objects.exists()
+
+
+def test_lending_needs_the_permission_to_lend(client, villa_copies, nowak):
+    checker = User.objects.create_user("checker", is_staff=True)
+    checker.user_permissions.add(Permission.objects.get(codename="add_copycheck"))
+    client.force_login(checker)
+    scan(client, "L0042")
+    page = scan(client, "J0001")
+    assert "You may check copies, not lend them." in text(page)
+    assert not Loan.objects.exists()
+
+
+def test_done_sends_the_household_away(client, villa_copies, nowak, volunteer):
+    scan(client, "L0042")
+    with translation.override("en"):
+        page = client.post(reverse("lending:desk"), {"action": "done"}, follow=True)
+    assert "Check a copy" in text(page) and "L0042" not in text(page)
+    page = scan(client, "J0001")  # no one at the desk: the copy's checklist
+    with translation.override("en"):
+        assert page.redirect_chain[-1][0] == reverse("lending:desk-copy", args=["J0001"])
