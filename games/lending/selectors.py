@@ -2,7 +2,8 @@
 a public record says of its copies. The catalogue imports this module, nothing else of
 lending's."""
 
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Exists, Min, OuterRef, Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .copies import Copy, CopyStatus
@@ -34,11 +35,22 @@ def missing_text(lines) -> str:
 
 def copies_on_record(game) -> dict:
     """What the public record says: copies (withdrawn ones not counted), how many on the
-    shelf now, and for each incomplete copy what its last check found missing."""
+    shelf now, when none is, the day the first one on loan is due back (``back_by``; a
+    date already past is not promised: ``back_soon``), and for each incomplete copy what
+    its last check found missing."""
     counts = game.copies.aggregate(
         total=Count("pk", filter=~Q(status=CopyStatus.WITHDRAWN)),
         on_shelf=Count("pk", filter=Q(status=CopyStatus.AVAILABLE)),
     )
+    counts["back_by"] = counts["back_soon"] = None
+    if counts["total"] and not counts["on_shelf"]:
+        first_due = (
+            Loan.objects.open().filter(copy__game=game).aggregate(first=Min("due_on"))["first"]
+        )
+        if first_due and first_due >= timezone.localdate():
+            counts["back_by"] = first_due
+        elif first_due:
+            counts["back_soon"] = True
     counts["incomplete"] = [
         (copy.barcode, missing_text(latest_missing(copy)))
         for copy in game.copies.filter(status=CopyStatus.INCOMPLETE)

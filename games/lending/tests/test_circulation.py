@@ -320,3 +320,32 @@ def test_two_desks_lending_to_one_household_keep_its_quota(contents):
         )
         assert Loan.objects.filter(household=member.household).count() == 1, results
         assert sum(isinstance(r, str) and "already borrows 1 game" in r for r in results) == 1
+
+
+@pytest.mark.parametrize(
+    "language, back",
+    [
+        ("en", "on loan, back by 12 December"),
+        ("fr", "en prêt, retour prévu le 12 décembre"),
+        ("da", "udlånt, tilbage senest 12. december"),
+        ("pl", "wypożyczona, wróci do 12 grudnia"),
+    ],
+)
+def test_the_public_record_says_when_a_game_on_loan_is_back(
+    client, villa, ola, desk_user, language, back
+):
+    first, second = copies(villa, "J0001", "J0002")
+    lend(member=ola, copy=first, by=desk_user)
+    with translation.override(language):
+        assert back.split(",")[0] not in client.get(villa.get_absolute_url()).content.decode()
+    loan = lend(member=ola, copy=second, by=desk_user)  # none on the shelf now
+    Loan.objects.filter(copy=first).update(due_on=datetime.date(2099, 12, 19))
+    Loan.objects.filter(pk=loan.pk).update(due_on=datetime.date(2099, 12, 12))
+    with translation.override(language):
+        page = client.get(villa.get_absolute_url()).content.decode()
+    assert back in page  # the first one due back
+    assert available_games(Game.objects.filter(pk=villa.pk)).count() == 0
+    # One back on the shelf: the record no longer says when.
+    give_back(copy=second, by=desk_user, found=counts(second))
+    with translation.override(language):
+        assert back not in client.get(villa.get_absolute_url()).content.decode()

@@ -163,3 +163,25 @@ def test_done_sends_the_household_away(client, villa_copies, nowak, volunteer):
     page = scan(client, "J0001")  # no one at the desk: the copy's checklist
     with translation.override("en"):
         assert page.redirect_chain[-1][0] == reverse("lending:desk-copy", args=["J0001"])
+
+
+def test_loans_in_the_admin_are_for_staff_and_read_as_the_desk_made_them(
+    client, villa_copies, nowak, volunteer
+):
+    scan(client, "L0042")
+    scan(client, "J0001")
+    loan = Loan.objects.get()
+    with translation.override("en"):
+        listing = client.get(reverse("admin:lending_loan_changelist"))
+        change = client.get(reverse("admin:lending_loan_change", args=[loan.pk]))
+        household = client.get(reverse("admin:lending_household_change", args=[nowak.pk]))
+        add = client.get(reverse("admin:lending_loan_add"))
+    assert listing.status_code == 200 and "J0001" in text(listing)
+    assert change.status_code == 200
+    # Who borrowed is chosen among the household's members; the copy is not editable.
+    assert text(change).count("<option") == 3  # blank, Anna, Ola
+    assert 'name="copy"' not in text(change)
+    assert "Borrowed now" in text(household) and "J0001" in text(household)
+    assert add.status_code == 403  # loans are made at the desk
+    client.force_login(User.objects.create_user("patron"))
+    assert client.get(reverse("admin:lending_loan_changelist")).status_code == 302
