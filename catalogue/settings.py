@@ -444,12 +444,9 @@ SCORE_SHEETS = {
 # the next of them, as PMB's opening calendar does. Our default is Wednesday and Saturday, the
 # days many French ludothèques open (children have no school on Wednesday afternoons); an
 # empty value means any day.
-LENDING_OPENING_WEEKDAYS = env.list(
-    "DJANGO_LENDING_OPENING_WEEKDAYS",
-    [2, 5],
-    subcast=int,
-    validate=lambda days: all(0 <= d <= 6 for d in days),
-)
+LENDING_OPENING_WEEKDAYS = env.list("DJANGO_LENDING_OPENING_WEEKDAYS", [2, 5], subcast=int)
+if not all(0 <= day <= 6 for day in LENDING_OPENING_WEEKDAYS):
+    raise ValidationError("DJANGO_LENDING_OPENING_WEEKDAYS: weekday numbers, Monday 0 to Sunday 6")
 
 LOGGING = {
     "version": 1,

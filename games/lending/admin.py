@@ -148,7 +148,7 @@ class MissingPieceInline(BoundedInlineMixin, admin.TabularInline):
     extra = 0
     max_num = MAX_COPY_ROWS  # a line per content item at most
     fields = ["item", "count", "minor", "found_at"]
-    readonly_fields = ["item", "count", "found_at"]
+    readonly_fields = fields  # set at the return, at the desk (minor decides the status)
     can_delete = False
 
     def has_add_permission(self, request, obj=None):

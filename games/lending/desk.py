@@ -15,7 +15,13 @@ from django.utils.translation import gettext_lazy
 from .circulation import LendingRefused, give_back, lend, renew
 from .copies import Copy
 from .households import Household, Member
-from .selectors import household_loans, latest_missing, missing_text
+from .selectors import (
+    OVERDUE_SHOWN,
+    household_loans,
+    latest_missing,
+    missing_text,
+    overdue_loans,
+)
 from .services import record_check
 
 DESK_PERMISSION = "lending.add_copycheck"
@@ -198,15 +204,17 @@ def desk(request):
         if Copy.objects.filter(barcode=barcode).exists():
             return redirect("lending:desk-copy", barcode=barcode)
         messages.error(request, _("No copy has the barcode %(barcode)s.") % {"barcode": barcode})
-    context = {"form": ScanForm(), "household": household}
-    if household is not None:
+    context = {"form": ScanForm(), "household": household, "today": timezone.localdate()}
+    if household is None:
+        overdue = overdue_loans()
+        context.update(overdue=overdue[:OVERDUE_SHOWN], overdue_count=overdue.count())
+    else:
         member = _member_at_desk(request, household)
         loans = household_loans(household)
         context.update(
             members=household.members.all(),
             member=member,
             loans=loans,
-            today=timezone.localdate(),
             membership_current=household.membership_current(),
         )
     return render(request, "lending/desk.html", context)

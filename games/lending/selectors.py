@@ -66,3 +66,16 @@ def household_loans(household):
         .select_related("copy__game", "member")
         .order_by("due_on", "copy__barcode")
     )
+
+
+# The desk shows this many overdue loans at most (the count says how many in all).
+OVERDUE_SHOWN = 50
+
+
+def overdue_loans(on=None):
+    """Loans not back by their due date, the longest overdue first, as the desk lists them."""
+    return (
+        Loan.objects.overdue(on)
+        .select_related("copy__game", "household")
+        .order_by("due_on", "household__name", "copy__barcode")
+    )

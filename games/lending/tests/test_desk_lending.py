@@ -185,3 +185,21 @@ def test_loans_in_the_admin_are_for_staff_and_read_as_the_desk_made_them(
     assert add.status_code == 403  # loans are made at the desk
     client.force_login(User.objects.create_user("patron"))
     assert client.get(reverse("admin:lending_loan_changelist")).status_code == 302
+
+
+def test_the_desk_lists_what_is_overdue(client, villa_copies, nowak, volunteer):
+    scan(client, "L0042")
+    scan(client, "J0001")
+    scan(client, "J0002")
+    late = timezone.localdate() - datetime.timedelta(days=3)
+    Loan.objects.filter(copy__barcode="J0002").update(due_on=late)
+    page = scan(client, "L0042")
+    assert text(page).count("is-overdue") == 1  # the household's own list marks it
+    with translation.override("en"):
+        client.post(reverse("lending:desk"), {"action": "done"})
+        page = client.get(reverse("lending:desk"))
+    assert "1 loan is overdue." in text(page)
+    assert "J0002" in text(page) and "Nowak (L0042)" in text(page)
+    assert "J0001" not in text(page)
+    with translation.override("pl"):
+        assert "1 wypożyczenie jest po terminie." in text(client.get(reverse("lending:desk")))
