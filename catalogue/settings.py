@@ -447,6 +447,9 @@ SCORE_SHEETS = {
 LENDING_OPENING_WEEKDAYS = env.list("DJANGO_LENDING_OPENING_WEEKDAYS", [2, 5], subcast=int)
 if not all(0 <= day <= 6 for day in LENDING_OPENING_WEEKDAYS):
     raise ValidationError("DJANGO_LENDING_OPENING_WEEKDAYS: weekday numbers, Monday 0 to Sunday 6")
+# How many days a copy set aside for a hold waits for its household (then it passes to the
+# next in the queue). Our choice: a week, so that every opening day of it can be the one.
+LENDING_HOLD_DAYS = env.int("DJANGO_LENDING_HOLD_DAYS", 7, validate=validate.Range(min=1))
 
 LOGGING = {
     "version": 1,

@@ -9,19 +9,28 @@ the last guard.
 
 import datetime
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from .copies import Copy, CopyStatus
+from .holds import Hold, HoldOutcome
 from .households import Household, Member
 from .loans import MAX_RENEWALS, Loan
 from .selectors import latest_missing, missing_text
-from .services import lock_copy, record_check
+from .services import end_hold, lock_copy, next_opening_day, record_check
 
-__all__ = ["LendingRefused", "due_date", "give_back", "lend", "renew"]
+__all__ = [
+    "LendingRefused",
+    "cancel_hold",
+    "due_date",
+    "expire_holds",
+    "give_back",
+    "lend",
+    "renew",
+    "reserve",
+]
 
 
 class LendingRefused(Exception):
@@ -39,11 +48,7 @@ def _day(date: datetime.date) -> str:
 def due_date(start: datetime.date, days: int) -> datetime.date:
     """``days`` after ``start``, moved on to the next day the desk is open
     (``LENDING_OPENING_WEEKDAYS``; none set: any day)."""
-    due = start + datetime.timedelta(days=days)
-    opening = {day for day in settings.LENDING_OPENING_WEEKDAYS if 0 <= day <= 6}
-    while opening and due.weekday() not in opening:
-        due += datetime.timedelta(days=1)
-    return due
+    return next_opening_day(start + datetime.timedelta(days=days))
 
 
 def _refuse_lapsed(household: Household, today: datetime.date) -> None:
@@ -98,7 +103,19 @@ def lend(*, member: Member, copy: Copy, by, now: datetime.datetime | None = None
         )
         copy = lock_copy(copy)
         _refuse_lapsed(household, today)
-        _refuse_unavailable(copy)
+        hold = _hold_on(copy, today, now)
+        if hold is not None and hold.household_id != household.pk:
+            raise LendingRefused(
+                _("%(barcode)s (%(title)s) is set aside for %(name)s until %(date)s.")
+                % {
+                    "barcode": copy.barcode,
+                    "title": copy.game.title,
+                    "name": hold.household.name,
+                    "date": _day(hold.ready_until),
+                }
+            )
+        if hold is None:
+            _refuse_unavailable(copy)
         quota = household.member_type.games_quota
         borrowed = household.loans.open().count()
         if borrowed >= quota:
@@ -128,7 +145,25 @@ def lend(*, member: Member, copy: Copy, by, now: datetime.datetime | None = None
             ) from None
         copy.status = CopyStatus.ON_LOAN
         copy.save(update_fields=["status"])
+        # The household's hold for this game, if any, is met (set aside or still waiting).
+        for met in Hold.objects.active().filter(household=household, game_id=copy.game_id):
+            end_hold(met, HoldOutcome.BORROWED, now)
     return loan
+
+
+def _hold_on(copy: Copy, today: datetime.date, now) -> Hold | None:
+    """The hold ``copy`` (locked) is set aside for, if it is and the hold has not run out;
+    a hold run out ends here, and the copy passes to the next hold or to the shelf."""
+    if copy.status != CopyStatus.SET_ASIDE:
+        return None
+    hold = copy.holds.active().select_related("household").first()
+    if hold is not None and hold.ready_until and hold.ready_until < today:
+        end_hold(hold, HoldOutcome.EXPIRED, now)
+        copy.refresh_from_db(fields=["status"])
+        return _hold_on(copy, today, now)
+    if hold is None:  # set aside by hand, or imported so: lendable
+        copy.status = CopyStatus.AVAILABLE
+    return hold
 
 
 def give_back(
@@ -164,8 +199,8 @@ def give_back(
 
 def renew(*, loan: Loan, by, now: datetime.datetime | None = None) -> Loan:
     """Renew ``loan`` once: due a new period after today (never earlier than it was), on an
-    opening day. Refused: already renewed, a reminder sent, a membership not current.
-    (Holds, which would also refuse it, do not exist yet.)"""
+    opening day. Refused: already renewed, a reminder sent, the game reserved by another
+    household, a membership not current."""
     now = now or timezone.now()
     today = timezone.localdate(now)
     with transaction.atomic():
@@ -186,9 +221,62 @@ def renew(*, loan: Loan, by, now: datetime.datetime | None = None) -> Loan:
             raise LendingRefused(
                 _("A reminder was sent for %(barcode)s (%(title)s): it cannot be renewed.") % names
             )
+        if Hold.objects.queue(loan.copy.game_id).exclude(household=loan.household_id).exists():
+            raise LendingRefused(
+                _("%(title)s is reserved by another household: %(barcode)s cannot be renewed.")
+                % names
+            )
         _refuse_lapsed(loan.household, today)
         loan.due_on = max(loan.due_on, due_date(today, loan.household.member_type.loan_days))
         loan.renewals += 1
         loan.renewed_by = by
         loan.save(update_fields=["due_on", "renewals", "renewed_by"])
     return loan
+
+
+def reserve(*, member: Member, game, by, now: datetime.datetime | None = None) -> Hold:
+    """Put ``member``'s household in the queue for ``game``. Refused: a membership not
+    current, a hold on it already, a copy of it borrowed now or one on the shelf (lend it)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        household = Household.objects.select_for_update(of=("self",)).get(pk=member.household_id)
+        _refuse_lapsed(household, timezone.localdate(now))
+        names = {"name": household.name, "title": game.title}
+        if Hold.objects.active().filter(household=household, game=game).exists():
+            raise LendingRefused(_("%(name)s has already reserved %(title)s.") % names)
+        if household.loans.open().filter(copy__game=game).exists():
+            raise LendingRefused(_("%(name)s is borrowing %(title)s now.") % names)
+        if Copy.objects.on_the_shelf().filter(game=game).exists():
+            raise LendingRefused(_("%(title)s has a copy on the shelf now: lend it.") % names)
+        return Hold.objects.create(
+            game=game, household=household, member=member, placed_at=now, placed_by=by
+        )
+
+
+def cancel_hold(*, hold: Hold, by, now: datetime.datetime | None = None) -> None:
+    """End ``hold`` at the household's word; a copy set aside for it passes on."""
+    with transaction.atomic():
+        if hold.copy_id:
+            lock_copy(hold.copy)
+        hold = Hold.objects.select_for_update(of=("self",)).get(pk=hold.pk)
+        if hold.ended_at is None:
+            end_hold(hold, HoldOutcome.CANCELLED, now)
+
+
+def expire_holds(*, now: datetime.datetime | None = None) -> int:
+    """End the holds whose copy waited past its day; each copy passes to the next hold or
+    back to the shelf. How many ended (for a command run by cron, or the desk's page)."""
+    now = now or timezone.now()
+    today = timezone.localdate(now)
+    ended = 0
+    for hold_pk, copy_pk in (
+        Hold.objects.active().filter(ready_until__lt=today).values_list("pk", "copy_id")
+    ):
+        with transaction.atomic():
+            if copy_pk:
+                lock_copy(Copy(pk=copy_pk))
+            hold = Hold.objects.select_for_update(of=("self",)).get(pk=hold_pk)
+            if hold.ended_at is None and hold.ready_until and hold.ready_until < today:
+                end_hold(hold, HoldOutcome.EXPIRED, now)
+                ended += 1
+    return ended

@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .copies import Copy, CopyStatus
+from .holds import Hold
 from .loans import Loan
 
 
@@ -37,7 +38,7 @@ def copies_on_record(game) -> dict:
     """What the public record says: copies (withdrawn ones not counted), how many on the
     shelf now, when none is, the day the first one on loan is due back (``back_by``; a
     date already past is not promised: ``back_soon``), and for each incomplete copy what
-    its last check found missing."""
+    its last check found missing, and how many households wait for it (holds)."""
     counts = game.copies.aggregate(
         total=Count("pk", filter=~Q(status=CopyStatus.WITHDRAWN)),
         on_shelf=Count("pk", filter=Q(status=CopyStatus.AVAILABLE)),
@@ -51,6 +52,7 @@ def copies_on_record(game) -> dict:
             counts["back_by"] = first_due
         elif first_due:
             counts["back_soon"] = True
+    counts["waiting"] = Hold.objects.active().filter(game=game).count()
     counts["incomplete"] = [
         (copy.barcode, missing_text(latest_missing(copy)))
         for copy in game.copies.filter(status=CopyStatus.INCOMPLETE)
@@ -79,3 +81,22 @@ def overdue_loans(on=None):
         .select_related("copy__game", "household")
         .order_by("due_on", "household__name", "copy__barcode")
     )
+
+
+def household_holds(household) -> list:
+    """The household's holds still waiting or set aside, each with its place in its game's
+    queue (``position``, 1 for the first)."""
+    holds = list(
+        Hold.objects.active()
+        .filter(household=household)
+        .select_related("game", "copy")
+        .order_by("placed_at", "id")
+    )
+    for hold in holds:
+        hold.position = (
+            Hold.objects.queue(hold.game_id)
+            .filter(Q(placed_at__lt=hold.placed_at) | Q(placed_at=hold.placed_at, id__lt=hold.id))
+            .count()
+            + 1
+        )
+    return holds

@@ -1,21 +1,27 @@
 """Writes about copies: a check at the desk, and the contents checklist from a record
 (what the UNIMARC import calls when it creates a game)."""
 
+import datetime
 from collections import defaultdict
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from .checklist import ContentItem, CopyCheck, CopyCheckLine, parse_contents
 from .copies import Copy, CopyStatus
+from .holds import Hold, HoldOutcome
 from .loans import Loan, MissingPiece
 
 __all__ = [
     "CheckRefused",
     "checklist_from_contents",
+    "end_hold",
     "lock_copy",
+    "next_opening_day",
     "parse_contents",
     "record_check",
+    "set_aside",
 ]
 
 
@@ -89,16 +95,60 @@ def lock_copy(copy: Copy) -> Copy:
 
 
 def _set_status(copy: Copy, status: str) -> None:
-    """The copy's status after a check or a return: on loan while a loan is open; in
-    repair and withdrawn stay as staff set them. Only the status is written, so an admin
-    edit of the same copy keeps its other fields."""
+    """The copy's status after a check, a return or a hold's end: on loan while a loan is
+    open; in repair and withdrawn stay as staff set them; a lendable copy goes to the first
+    hold waiting for its game, if any. Only the status is written, so an admin edit of the
+    same copy keeps its other fields."""
     if copy.loans.open().exists():
         status = CopyStatus.ON_LOAN
     elif copy.status in (CopyStatus.IN_REPAIR, CopyStatus.WITHDRAWN):
         return
+    elif status == CopyStatus.AVAILABLE:
+        if copy.holds.active().exists() or set_aside(copy):
+            status = CopyStatus.SET_ASIDE
+    else:  # incomplete: the hold it was set aside for waits again
+        copy.holds.active().update(copy=None, ready_until=None)
     if copy.status != status:
         copy.status = status
         copy.save(update_fields=["status"])
+
+
+def set_aside(copy: Copy, now=None) -> Hold | None:
+    """Set ``copy`` (locked, lendable) aside for the first hold waiting for its game, for
+    ``LENDING_HOLD_DAYS`` (to an opening day); None when no one waits."""
+    hold = (
+        Hold.objects.queue(copy.game_id)
+        .filter(copy__isnull=True)
+        .select_for_update(of=("self",))
+        .first()
+    )
+    if hold is None:
+        return None
+    today = timezone.localdate(now)
+    hold.copy = copy
+    hold.ready_until = next_opening_day(today + datetime.timedelta(days=settings.LENDING_HOLD_DAYS))
+    hold.save(update_fields=["copy", "ready_until"])
+    return hold
+
+
+def end_hold(hold: Hold, outcome: str, now=None) -> None:
+    """End ``hold``; a copy set aside for it goes to the next hold, or back to the shelf.
+    The caller holds the copy's lock."""
+    copy = hold.copy
+    hold.ended_at = now or timezone.now()
+    hold.outcome = outcome
+    hold.save(update_fields=["ended_at", "outcome"])
+    if copy is not None and outcome != HoldOutcome.BORROWED:
+        _set_status(copy, CopyStatus.AVAILABLE)
+
+
+def next_opening_day(day: datetime.date) -> datetime.date:
+    """``day``, or the next day the desk is open (``LENDING_OPENING_WEEKDAYS``; none set:
+    any day)."""
+    opening = {weekday for weekday in settings.LENDING_OPENING_WEEKDAYS if 0 <= weekday <= 6}
+    while opening and day.weekday() not in opening:
+        day += datetime.timedelta(days=1)
+    return day
 
 
 def checklist_from_contents(*, game, new: bool = False) -> list[ContentItem]:

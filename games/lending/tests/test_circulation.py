@@ -7,7 +7,6 @@ import threading
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.management import call_command
 from django.db import IntegrityError, connection, connections
 from django.utils import timezone, translation
 
@@ -36,11 +35,6 @@ def _opening_days(settings):
     settings.LENDING_OPENING_WEEKDAYS = [2, 5]  # Wednesday and Saturday
 
 
-@pytest.fixture
-def contents(seed):
-    call_command("loaddata", "fixtures/contents.json", verbosity=0)
-
-
 def make_household(card="L0042", name="Nowak", quota=4, **fields):
     kind, _ = MemberType.objects.get_or_create(name=f"quota {quota}", games_quota=quota)
     household = Household.objects.create(
@@ -52,21 +46,6 @@ def make_household(card="L0042", name="Nowak", quota=4, **fields):
         fee_paid=fields.pop("fee_paid", True),
     )
     return Member.objects.create(household=household, first_name="Ola", last_name=name)
-
-
-@pytest.fixture
-def ola(db):
-    return make_household()
-
-
-@pytest.fixture
-def desk_user(db):
-    return User.objects.create_user("desk")
-
-
-@pytest.fixture
-def villa(contents):
-    return Game.objects.get(slug="villa-paletti")
 
 
 def copies(game, *barcodes):
