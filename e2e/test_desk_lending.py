@@ -1,5 +1,6 @@
 """A morning at the desk, with a scanner typed as keystrokes: a household's card, three
-games lent, a fourth refused (its quota), one brought back with a piece missing. On a
+games lent, a fourth refused (its quota), one brought back with a piece missing, one
+reserved. On a
 phone, a tablet and a desktop; screenshots of each."""
 
 import datetime
@@ -46,15 +47,18 @@ def test_a_morning_at_the_desk(seeded_server, desk_page, settings):
     page = desk_page
     volunteer = User.objects.create_user("desk", password="desk-pass-1", is_staff=True)
     volunteer.user_permissions.add(  # the Ludothécaire group's, which a flush removes
-        *Permission.objects.filter(codename__in=["add_copycheck", "add_loan", "change_loan"])
+        *Permission.objects.filter(
+            codename__in=["add_copycheck", "add_loan", "change_loan", "add_hold", "change_hold"]
+        )
     )
     games = {
         "V": Game.objects.get(slug="villa-paletti"),
         "P": Game.objects.get(slug="le-petit-prince-fabrique-moi-une-planete"),
         "A": Game.objects.get(slug="alhambra"),
     }
-    for code, game in [("J0001", "V"), ("J0002", "P"), ("J0003", "A"), ("J0004", "V")]:
+    for code, game in [("J0001", "V"), ("J0002", "P"), ("J0003", "A"), ("J0004", "A")]:
         Copy.objects.create(game=games[game], barcode=code)
+    Copy.objects.create(game=games["V"], barcode="J0005", status=CopyStatus.IN_REPAIR)
     today = timezone.localdate()
     household = Household.objects.create(
         card_number="L0042",
@@ -72,18 +76,18 @@ def test_a_morning_at_the_desk(seeded_server, desk_page, settings):
     page.get_by_label("Username").fill("desk")
     page.get_by_label("Password").fill("desk-pass-1")
     page.keyboard.press("Enter")
-    expect(page.get_by_label("Barcode")).to_be_focused()
+    expect(page.get_by_label("Barcode", exact=True)).to_be_focused()
     shot(page, "desk-empty")
 
     scan(page, "L0042")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Nowak")
     expect(page.get_by_text("Nothing borrowed now.")).to_be_visible()
-    expect(page.get_by_label("Barcode")).to_be_focused()
+    expect(page.get_by_label("Barcode", exact=True)).to_be_focused()
     for code in ("J0001", "J0002", "J0003"):
         scan(page, code)
         expect(page.get_by_role("status")).to_contain_text(f"{code} (")
         expect(page.get_by_role("status")).to_contain_text(f"due back {due_text}.")
-        expect(page.get_by_label("Barcode")).to_be_focused()
+        expect(page.get_by_label("Barcode", exact=True)).to_be_focused()
     loans = page.locator("li.desk-loan")
     expect(loans).to_have_count(3)
     expect(loans.first).to_contain_text(f"due back {due_text}")
@@ -121,8 +125,18 @@ def test_a_morning_at_the_desk(seeded_server, desk_page, settings):
         "J0001 (Villa Paletti) is back from Nowak, incomplete: columns (1 of 20)."
     )
     expect(page.locator("li.desk-loan")).to_have_count(2)
-    expect(page.get_by_label("Barcode")).to_be_focused()
+    expect(page.get_by_label("Barcode", exact=True)).to_be_focused()
     shot(page, "desk-after-return")
+
+    # Villa Paletti has no copy on the shelf now: the household reserves it.
+    page.get_by_label("Reserve a game").focus()
+    page.keyboard.type("villa")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("status")).to_have_text(
+        "Villa Paletti reserved for Nowak: number 1 in the queue."
+    )
+    expect(page.locator(".desk-holds li")).to_contain_text("number 1 in the queue")
+    shot(page, "desk-reserved")
     copy = Copy.objects.get(barcode="J0001")
     assert copy.status == CopyStatus.INCOMPLETE
     missing = copy.loans.get().missing_pieces.get()

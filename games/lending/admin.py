@@ -1,4 +1,5 @@
-"""Copies in the admin: an inline on each game, and a list of every copy."""
+"""Lending in the admin: copies (an inline on each game, and a list), checks, households,
+loans and holds."""
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
@@ -11,6 +12,7 @@ from games.admin_inlines import MAX_COPY_ROWS, BoundedInlineMixin
 
 from .checklist import ContentItem, CopyCheck, CopyCheckLine
 from .copies import Copy, CopyStatus
+from .holds import Hold
 from .households import Household, Member, MemberType
 from .loans import Loan, MissingPiece
 
@@ -229,3 +231,29 @@ class HouseholdAdmin(admin.ModelAdmin):
     search_fields = ["card_number", "name", "members__first_name", "members__last_name"]
     date_hierarchy = "membership_end"
     inlines = [MemberInline, OpenLoanInline]
+
+
+@admin.register(Hold)
+class HoldAdmin(admin.ModelAdmin):
+    """Holds as the desk placed them, read only: reserving, cancelling and setting copies
+    aside happen at the desk (which keeps each game's queue in order)."""
+
+    list_display = ["game", "household", "placed_at", "copy", "ready_until", "outcome"]
+    list_filter = [("ended_at", admin.EmptyFieldListFilter), "outcome"]
+    search_fields = ["game__title", "household__card_number", "household__name"]
+    list_select_related = ["game", "household", "copy"]
+    fields = [
+        "game",
+        "household",
+        "member",
+        "placed_at",
+        "placed_by",
+        "copy",
+        "ready_until",
+        "ended_at",
+        "outcome",
+    ]
+    readonly_fields = fields
+
+    def has_add_permission(self, request):
+        return False

@@ -10,13 +10,17 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
-from .circulation import LendingRefused, give_back, lend, renew
+from games.models import Game
+
+from .circulation import LendingRefused, cancel_hold, give_back, lend, renew, reserve
 from .copies import Copy
+from .holds import Hold
 from .households import Household, Member
 from .selectors import (
     OVERDUE_SHOWN,
+    household_holds,
     household_loans,
     latest_missing,
     missing_text,
@@ -35,6 +39,36 @@ class ScanForm(forms.Form):
             attrs={"autofocus": True, "autocomplete": "off", "autocapitalize": "characters"}
         ),
     )
+
+
+class ReserveForm(forms.Form):
+    game = forms.CharField(
+        label=gettext_lazy("Reserve a game (its title, or a copy's barcode)"),
+        max_length=200,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+
+def _game_named(text: str):
+    """The game a volunteer typed: a copy's barcode, the exact title, or the one title that
+    holds the words typed; otherwise the reason none is chosen."""
+    copy = Copy.objects.select_related("game").filter(barcode=text).first()
+    if copy is not None:
+        return copy.game, None
+    exact = list(Game.objects.filter(title__iexact=text)[:2])
+    if len(exact) == 1:
+        return exact[0], None
+    matching = Game.objects.filter(title__icontains=text)
+    count = matching.count()
+    if count == 1:
+        return matching.get(), None
+    if count == 0:
+        return None, _("No game is called %(title)s.") % {"title": text}
+    return None, ngettext(
+        "%(count)d game matches %(title)s: type more of its title.",
+        "%(count)d games match %(title)s: type more of the title.",
+        count,
+    ) % {"count": count, "title": text}
 
 
 class CheckForm(forms.Form):
@@ -183,6 +217,51 @@ def _renew(request, household):
     return redirect("lending:desk")
 
 
+def _reserve(request, household):
+    form = ReserveForm(request.POST)
+    if household is None or not form.is_valid():
+        return redirect("lending:desk")
+    if not request.user.has_perm("lending.add_hold"):
+        messages.error(request, _("You may not reserve games."))
+        return redirect("lending:desk")
+    game, problem = _game_named(form.cleaned_data["game"].strip())
+    member = _member_at_desk(request, household)
+    if game is None or member is None:
+        messages.error(
+            request,
+            problem
+            or _("%(name)s has no member yet: add one in the admin.") % {"name": household.name},
+        )
+        return redirect("lending:desk")
+    try:
+        reserve(member=member, game=game, by=request.user)
+    except LendingRefused as refused:
+        messages.error(request, refused.reason)
+    else:
+        position = Hold.objects.queue(game).count()
+        messages.success(
+            request,
+            _("%(title)s reserved for %(name)s: number %(position)d in the queue.")
+            % {"title": game.title, "name": household.name, "position": position},
+        )
+    return redirect("lending:desk")
+
+
+def _cancel(request, household):
+    pk = request.POST.get("hold", "")
+    hold = (
+        household.holds.active().filter(pk=int(pk)).first()
+        if household and pk.isdigit() and len(pk) < 19
+        else None
+    )
+    if hold is None or not request.user.has_perm("lending.change_hold"):
+        messages.error(request, _("There is no such hold to cancel."))
+        return redirect("lending:desk")
+    cancel_hold(hold=hold, by=request.user)
+    messages.success(request, _("The hold on %(title)s is cancelled.") % {"title": hold.game.title})
+    return redirect("lending:desk")
+
+
 @_desk_required
 def desk(request):
     """The scanner's page. With no one at the desk, a copy's barcode opens its checklist
@@ -197,6 +276,10 @@ def desk(request):
             return redirect("lending:desk")
         if action == "renew":
             return _renew(request, household)
+        if action == "reserve":
+            return _reserve(request, household)
+        if action == "cancel":
+            return _cancel(request, household)
         return _scan(request, household)
     form = ScanForm(request.GET or None)
     if form.is_valid():  # a scan by address (?barcode=): open the copy
@@ -215,6 +298,8 @@ def desk(request):
             members=household.members.all(),
             member=member,
             loans=loans,
+            holds=household_holds(household),
+            reserve_form=ReserveForm(),
             membership_current=household.membership_current(),
         )
     return render(request, "lending/desk.html", context)
@@ -257,6 +342,18 @@ def _give_back(request, copy, form, items):
         messages.warning(
             request,
             _("%(barcode)s (%(title)s) is back from %(name)s, incomplete: %(missing)s.") % names,
+        )
+    held = copy.holds.active().select_related("household").first()
+    if held is not None:
+        messages.info(
+            request,
+            _("Put %(barcode)s aside for %(name)s (%(card)s), until %(date)s: they reserved it.")
+            % {
+                "barcode": copy.barcode,
+                "name": held.household.name,
+                "card": held.household.card_number,
+                "date": formats.date_format(held.ready_until, "MONTH_DAY_FORMAT"),
+            },
         )
     return redirect("lending:desk")
 

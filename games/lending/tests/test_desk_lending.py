@@ -203,3 +203,78 @@ def test_the_desk_lists_what_is_overdue(client, villa_copies, nowak, volunteer):
     assert "J0001" not in text(page)
     with translation.override("pl"):
         assert "1 wypożyczenie jest po terminie." in text(client.get(reverse("lending:desk")))
+
+
+def test_a_hold_at_the_desk_from_reservation_to_loan(client, villa_copies, nowak, volunteer):
+    today = timezone.localdate()
+    berg = Household.objects.create(
+        card_number="L0043",
+        name="Berg",
+        member_type=nowak.member_type,
+        membership_start=today - datetime.timedelta(days=1),
+        membership_end=today + datetime.timedelta(days=100),
+        fee_paid=True,
+    )
+    Member.objects.create(household=berg, first_name="Lars", last_name="Berg")
+    scan(client, "L0042")
+    scan(client, "J0001")
+    scan(client, "J0002")
+    Copy.objects.filter(barcode="J0003").update(status=CopyStatus.IN_REPAIR)
+    scan(client, "L0043")
+    with translation.override("en"):
+        typo = client.post(
+            reverse("lending:desk"), {"action": "reserve", "game": "Mono"}, follow=True
+        )
+        page = client.post(
+            reverse("lending:desk"), {"action": "reserve", "game": "villa pal"}, follow=True
+        )
+    assert "No game is called Mono." in text(typo)
+    assert "Villa Paletti reserved for Berg: number 1 in the queue." in text(page)
+    assert "number 1 in the queue" in text(page).split("Reserved")[1]
+    scan(client, "L0042")  # the Nowaks bring J0001 back
+    with translation.override("en"):
+        page = client.post(
+            reverse("lending:desk-copy", args=["J0001"]), {"all_there": "1"}, follow=True
+        )
+        renewal = client.post(
+            reverse("lending:desk"),
+            {"action": "renew", "loan": Loan.objects.get(copy__barcode="J0002").pk},
+            follow=True,
+        )
+    assert "Put J0001 aside for Berg (L0043)" in text(page)
+    assert "reserved by another household" in text(renewal)
+    page = scan(client, "J0001")  # not for the Nowaks
+    assert "J0001 (Villa Paletti) is set aside for Berg until" in text(page)
+    scan(client, "L0043")
+    page = scan(client, "J0001")
+    assert "J0001 (Villa Paletti) lent to Lars Berg" in text(page)
+    assert "Nothing reserved." in text(page)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"action": "reserve"},
+        {"action": "reserve", "game": "x" * 300},
+        {"action": "cancel", "hold": "abc"},
+        {"action": "cancel", "hold": "12"},
+    ],
+)
+def test_hostile_holds_get_a_clear_answer(client, villa_copies, nowak, volunteer, data):
+    scan(client, "L0042")
+    with translation.override("en"):
+        response = client.post(reverse("lending:desk"), data)
+    assert response.status_code == 302
+    assert client.get(response.url).status_code == 200
+
+
+def test_holds_in_the_admin_are_read_only(client, villa_copies, nowak, volunteer):
+    from games.lending.models import Hold
+
+    hold = Hold.objects.create(game=villa_copies[0].game, household=nowak)
+    with translation.override("en"):
+        listing = client.get(reverse("admin:lending_hold_changelist"))
+        change = client.get(reverse("admin:lending_hold_change", args=[hold.pk]))
+    assert listing.status_code == 200 and "Nowak" in text(listing)
+    assert change.status_code == 200 and 'name="game"' not in text(change)
+    assert client.get(reverse("admin:lending_hold_add")).status_code == 403
