@@ -26,7 +26,7 @@ from .selectors import (
     missing_text,
     overdue_loans,
 )
-from .services import record_check
+from .services import CheckRefused, record_check
 
 DESK_PERMISSION = "lending.add_copycheck"
 
@@ -319,6 +319,9 @@ def _give_back(request, copy, form, items):
     except LendingRefused as refused:  # taken back at another desk meanwhile
         messages.error(request, refused.reason)
         return redirect("lending:desk")
+    except CheckRefused:  # the checklist changed in the admin meanwhile: count again
+        messages.error(request, _("The game's contents changed: count the box again."))
+        return redirect("lending:desk-copy", barcode=copy.barcode)
     names = {
         "barcode": copy.barcode,
         "title": copy.game.title,
