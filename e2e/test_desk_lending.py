@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Permission, User
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import timezone, translation
 from playwright.sync_api import expect
 
 from e2e.conftest import assert_no_serious_violation
@@ -137,6 +138,17 @@ def test_a_morning_at_the_desk(seeded_server, desk_page, settings):
     )
     expect(page.locator(".desk-holds li")).to_contain_text("number 1 in the queue")
     shot(page, "desk-reserved")
+
+    # The public record of a game whose only copy is out says when it is back.
+    page.goto(url(seeded_server, "games:game-detail", slug=games["P"].slug))
+    expect(page.locator(".copies-summary")).to_have_text(
+        f"1 copy, 0 on the shelf now · on loan, back by {due_text}"
+    )
+    shot(page, "game-on-loan")
+    with translation.override("fr"):
+        page.goto(seeded_server.url + reverse("lending:desk"))
+    expect(page.get_by_role("heading", level=2).first).to_have_text("Empruntés en ce moment")
+    shot(page, "desk-household-fr")
     copy = Copy.objects.get(barcode="J0001")
     assert copy.status == CopyStatus.INCOMPLETE
     missing = copy.loans.get().missing_pieces.get()
