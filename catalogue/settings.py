@@ -448,6 +448,17 @@ SCORE_SHEETS = {
     "le-petit-prince-fabrique-moi-une-planete": "scoring:game-score",
 }
 
+# The days the ludothèque's desk is open (Monday 0 … Sunday 6): a loan's due date moves on to
+# the next of them, as PMB's opening calendar does. Our default is Wednesday and Saturday, the
+# days many French ludothèques open (children have no school on Wednesday afternoons); an
+# empty value means any day.
+LENDING_OPENING_WEEKDAYS = env.list("DJANGO_LENDING_OPENING_WEEKDAYS", [2, 5], subcast=int)
+if not all(0 <= day <= 6 for day in LENDING_OPENING_WEEKDAYS):
+    raise ValidationError("DJANGO_LENDING_OPENING_WEEKDAYS: weekday numbers, Monday 0 to Sunday 6")
+# How many days a copy set aside for a hold waits for its household (then it passes to the
+# next in the queue). Our choice: a week, so that every opening day of it can be the one.
+LENDING_HOLD_DAYS = env.int("DJANGO_LENDING_HOLD_DAYS", 7, validate=validate.Range(min=1))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -1,4 +1,5 @@
-"""Copies in the admin: an inline on each game, and a list of every copy."""
+"""Lending in the admin: copies (an inline on each game, and a list), checks, households,
+loans and holds."""
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
@@ -11,7 +12,12 @@ from games.admin_inlines import MAX_COPY_ROWS, BoundedInlineMixin
 
 from .checklist import ContentItem, CopyCheck, CopyCheckLine
 from .copies import Copy, CopyStatus
+from .holds import Hold
 from .households import Household, Member, MemberType
+from .loans import Loan, MissingPiece
+
+# A household's open loans are at most its quota (a handful); the inline shows no more.
+MAX_LOAN_ROWS = 20
 
 
 class CopyInline(BoundedInlineMixin, admin.TabularInline):
@@ -120,6 +126,91 @@ def checks_per_month():
     )
 
 
+class OpenLoanInline(BoundedInlineMixin, admin.TabularInline):
+    """The household's open loans, read only: loans are made and closed at the desk."""
+
+    model = Loan
+    extra = 0
+    max_num = MAX_LOAN_ROWS
+    fields = ["copy", "member", "lent_at", "due_on", "renewals"]
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = True
+    verbose_name_plural = _("Borrowed now")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).open().select_related("copy__game", "member")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class MissingPieceInline(BoundedInlineMixin, admin.TabularInline):
+    model = MissingPiece
+    extra = 0
+    max_num = MAX_COPY_ROWS  # a line per content item at most
+    fields = ["item", "count", "minor", "found_at"]
+    readonly_fields = fields  # set at the return, at the desk (minor decides the status)
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Loan)
+class LoanAdmin(admin.ModelAdmin):
+    """Loans as the desk made them. Lending, returns and renewals happen at the desk (which
+    checks the rules and the copy's contents); here staff read them, and may move a due date
+    or say which member borrowed."""
+
+    list_display = ["copy", "household", "lent_at", "due_on", "returned_at", "renewals"]
+    list_filter = [("returned_at", admin.EmptyFieldListFilter), "due_on", "lent_at"]
+    search_fields = [
+        "copy__barcode",
+        "copy__game__title",
+        "household__card_number",
+        "household__name",
+    ]
+    list_select_related = ["copy__game", "household"]
+    date_hierarchy = "lent_at"
+    fields = [
+        "copy",
+        "household",
+        "member",
+        "lent_at",
+        "lent_by",
+        "due_on",
+        "renewals",
+        "renewed_by",
+        "reminder_sent_at",
+        "returned_at",
+        "returned_by",
+        "return_check",
+    ]
+    readonly_fields = [
+        "copy",
+        "household",
+        "lent_at",
+        "lent_by",
+        "renewals",
+        "renewed_by",
+        "reminder_sent_at",
+        "returned_at",
+        "returned_by",
+        "return_check",
+    ]
+    inlines = [MissingPieceInline]
+
+    def has_add_permission(self, request):
+        return False
+
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        if obj is not None and "member" in form.base_fields:  # the household's members only
+            form.base_fields["member"].queryset = obj.household.members.all()
+        return form
+
+
 class MemberInline(BoundedInlineMixin, admin.TabularInline):
     model = Member
     extra = 1
@@ -139,4 +230,30 @@ class HouseholdAdmin(admin.ModelAdmin):
     list_filter = ["member_type", "fee_paid", "language"]
     search_fields = ["card_number", "name", "members__first_name", "members__last_name"]
     date_hierarchy = "membership_end"
-    inlines = [MemberInline]
+    inlines = [MemberInline, OpenLoanInline]
+
+
+@admin.register(Hold)
+class HoldAdmin(admin.ModelAdmin):
+    """Holds as the desk placed them, read only: reserving, cancelling and setting copies
+    aside happen at the desk (which keeps each game's queue in order)."""
+
+    list_display = ["game", "household", "placed_at", "copy", "ready_until", "outcome"]
+    list_filter = [("ended_at", admin.EmptyFieldListFilter), "outcome"]
+    search_fields = ["game__title", "household__card_number", "household__name"]
+    list_select_related = ["game", "household", "copy"]
+    fields = [
+        "game",
+        "household",
+        "member",
+        "placed_at",
+        "placed_by",
+        "copy",
+        "ready_until",
+        "ended_at",
+        "outcome",
+    ]
+    readonly_fields = fields
+
+    def has_add_permission(self, request):
+        return False

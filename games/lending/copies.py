@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 class CopyStatus(models.TextChoices):
     AVAILABLE = "available", _("available")
     ON_LOAN = "on_loan", _("on loan")
+    SET_ASIDE = "set_aside", _("set aside for a hold")
     IN_REPAIR = "in_repair", _("in repair")
     INCOMPLETE = "incomplete", _("incomplete")
     WITHDRAWN = "withdrawn", _("withdrawn")
