@@ -40,7 +40,7 @@ class CheckForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.items = items
         for item in items:
-            label = f"{item.count} {item.name}"
+            label = item.counted_name
             if item.count == 1:
                 field = forms.BooleanField(label=label, required=False)
             else:

@@ -388,3 +388,44 @@ def test_api_errors_speak_the_reader_language(client, seed, language, not_found,
     )
     assert broken.status_code == 400
     assert broken.json()["detail"] == not_json
+
+
+@pytest.mark.parametrize(
+    ("language", "done", "updated"),
+    [
+        ("fr", "Terminé\u00a0: aucune notice.", "Terminé\u00a0: 1 mis à jour."),
+        ("da", "Færdig: ingen poster.", "Færdig: 1 opdateret."),
+        ("pl", "Gotowe: brak rekordów.", "Gotowe: 1 zaktualizowany."),
+        ("en", "Done: no records.", "Done: 1 updated."),
+    ],
+)
+def test_the_import_report_ends_with_a_sentence_in_the_staff_language(language, done, updated):
+    from games.unimarc.report import report_lines
+    from games.unimarc.services import ImportReport, RecordOutcome
+
+    with translation.override(language):
+        assert report_lines(ImportReport(), verbose=False) == [done]
+        one = ImportReport(outcomes=[RecordOutcome(number=1, action="updated", title="Alhambra")])
+        assert report_lines(one, verbose=False)[-1] == updated
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("fr", "les joueurs suivants choisissent la leur"),
+        ("da", "de følgende spillere vælger selv deres"),
+        ("pl", "kolejni gracze sami wybierają swoje kolory"),
+        ("en", "the following players choose theirs"),
+    ],
+)
+def test_the_polish_rules_note_names_the_polish_colour_choice(language, words):
+    # The Polish text: "Kolejni gracze wybierają swoje kolory" (only the youngest throws).
+    summaries = json.loads((FIXTURES / "rule_summaries.json").read_text(encoding="utf-8"))
+    (text,) = [
+        s["fields"]["text"]
+        for s in summaries
+        if s["fields"]["game"] == ["villa-paletti"] and s["fields"]["language"] == language
+    ]
+    headings = ("- **Règles polonaises**", "- **Polske regler**", "- **Zasady polskie**")
+    (note,) = [line for line in text.splitlines() if line.startswith((*headings, "- **Polish"))]
+    assert words in note
