@@ -429,3 +429,33 @@ def test_the_polish_rules_note_names_the_polish_colour_choice(language, words):
     headings = ("- **Règles polonaises**", "- **Polske regler**", "- **Zasady polskie**")
     (note,) = [line for line in text.splitlines() if line.startswith((*headings, "- **Polish"))]
     assert words in note
+
+
+@pytest.mark.parametrize(
+    ("language", "too_few"),
+    [
+        ("fr", "Cette valeur doit être supérieure ou égale à 1."),
+        ("da", "Værdien skal være mindst 1."),
+        ("en", "Ensure this value is greater than or equal to 1."),
+    ],
+)
+def test_a_number_below_its_minimum_is_refused_in_a_whole_sentence(seed, language, too_few):
+    # Django's own Danish lacks "med" ("større end eller lig 1"), its French is empty.
+    with translation.override(language):
+        form = GameFilter(data={"players": "0"}).form
+        assert not form.is_valid()
+        assert form.errors["players"] == [too_few]
+
+
+@pytest.mark.parametrize(
+    ("url", "title"),
+    [
+        ("admin:games_game_changelist", "Wybierz do zmiany: gra"),
+        ("admin:games_game_add", "Dodawanie: gra"),
+    ],
+)
+def test_polish_admin_titles_do_not_decline_the_model_name_wrongly(admin_client, seed, url, title):
+    # "Wybierz gra do zmiany" needs the accusative ("grę"); the name after a colon needs none.
+    with translation.override("pl"):
+        page = admin_client.get(reverse(url))
+    assert f"<title>{title} |" in page.content.decode()
