@@ -52,9 +52,9 @@ def test_french_data_puts_a_no_break_space_before_high_punctuation():
 
 SORT_LABELS = {
     "fr": ("Les plus courts d'abord", "Pour les plus jeunes d'abord", "Le moins de joueurs"),
-    "da": ("Korteste først", "Yngste først", "Færrest spillere"),
+    "da": ("Korteste først", "Til de yngste først", "Færrest spillere"),
     "pl": ("Najpierw najkrótsze", "Najpierw dla najmłodszych", "Najmniej graczy"),
-    "en": ("Shortest first", "Youngest first", "Fewest players"),
+    "en": ("Shortest first", "For the youngest first", "Fewest players"),
 }
 
 
@@ -66,6 +66,12 @@ def test_sort_menu_says_what_each_order_does(language):
     assert choices["duration"] == shortest
     assert choices["age"] == youngest
     assert choices["players"] == fewest
+    # Beside "Oldest edition", the age order says it is about the players' age.
+    assert choices["-age"] != choices["year"]
+    if language in ("da", "en"):
+        assert (
+            choices["-age"] == {"da": "Til de ældste først", "en": "For the oldest first"}[language]
+        )
 
 
 NO_GAMES = {
@@ -459,3 +465,50 @@ def test_polish_admin_titles_do_not_decline_the_model_name_wrongly(admin_client,
     with translation.override("pl"):
         page = admin_client.get(reverse(url))
     assert f"<title>{title} |" in page.content.decode()
+
+
+def _po_entries(language):
+    for domain in ("django", "djangojs"):
+        yield from polib.pofile(
+            str(LOCALE / language / "LC_MESSAGES" / f"{domain}.po")
+        ).translated_entries()
+
+
+# "match" the noun (a match, this match, the match's), not the verb ("does not match").
+MATCH_THE_NOUN = re.compile(
+    r"\b(the|a|this|new|that|Paletti) match(es)?\b|\bmatch's\b|^match(es)?$", re.IGNORECASE
+)
+
+
+@pytest.mark.parametrize(("language", "word"), [("da", "parti"), ("pl", "rozgryw")])
+def test_a_match_is_a_parti_in_danish_and_a_rozgrywka_in_polish(language, word):
+    wrong = [
+        entry.msgid
+        for entry in _po_entries(language)
+        if MATCH_THE_NOUN.search(entry.msgid)
+        and not all(word in text.lower() for text in [entry.msgstr, *entry.msgstr_plural.values()])
+    ]
+    assert wrong == []
+
+
+def test_french_does_not_call_a_named_player_il():
+    # A player named by %(name)s may be anyone: the sentence repeats the name or avoids the
+    # pronoun ("… et passera son tour tant que …").
+    wrong = [
+        text
+        for entry in _po_entries("fr")
+        if "%(name)s" in entry.msgid and re.search(r"\b(they|their|them)\b", entry.msgid)
+        for text in [entry.msgstr, *entry.msgstr_plural.values()]
+        if re.search(r"\b(il|ils|lui)\b", text)
+    ]
+    assert wrong == []
+
+
+def test_polish_names_a_language_field_po_francusku_everywhere():
+    fields = [
+        entry.msgstr
+        for entry in _po_entries("pl")
+        if re.fullmatch(r"(name|label) \((French|Danish|Polish|English)\)", entry.msgid)
+    ]
+    assert len(fields) == 8
+    assert [text for text in fields if not re.fullmatch(r"nazwa \(po \w+\)", text)] == []
