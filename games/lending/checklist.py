@@ -73,6 +73,12 @@ class ContentItem(models.Model):
         return getattr(self, f"name_{language}", "") or self.name_fr
 
     @property
+    def name_in_french_only(self) -> bool:
+        """The active language has no name for it yet: the French one stands in."""
+        language = (get_language() or settings.RECORD_LANGUAGE).split("-")[0]
+        return language != "fr" and not getattr(self, f"name_{language}", "")
+
+    @property
     def counted_name(self):
         """ "20 kolumn", "3 kolumny", "1 base": the count and the name in the form it takes."""
         language = (get_language() or settings.RECORD_LANGUAGE).split("-")[0]

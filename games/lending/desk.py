@@ -51,6 +51,7 @@ class CheckForm(forms.Form):
                     widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
                     help_text=_("How many are in the box (of %(count)d)?") % {"count": item.count},
                 )
+            field.french_only = item.name_in_french_only  # the label is marked lang="fr"
             self.fields[f"item_{item.pk}"] = field
         if items:  # after a scan, the first item is where the keyboard is
             self.fields[f"item_{items[0].pk}"].widget.attrs["autofocus"] = True

@@ -66,6 +66,30 @@ def test_contents_text_becomes_a_checklist(seed):
     assert checklist_from_contents(game=alhambra) == []  # once only
 
 
+def test_a_checklist_from_a_record_reads_in_every_language_another_checklist_knows(
+    client, contents, volunteer
+):
+    alhambra = Game.objects.get(slug="alhambra")
+    alhambra.content_items.all().delete()
+    alhambra.contents = "Contenu : 40 tuiles, 3 jetons, 2 sabliers."
+    alhambra.save()
+    tiles, tokens, timers = checklist_from_contents(game=alhambra)
+    with translation.override("pl"):
+        assert [str(tiles), str(tokens), str(timers)] == [
+            "40 kafelków",
+            "3 znaczniki",
+            "2 sabliers",
+        ]
+    with translation.override("da"):
+        assert [tiles.name, tokens.name] == ["brikker", "markører"]
+    Copy.objects.create(game=alhambra, barcode="J0009")
+    client.force_login(volunteer)
+    with translation.override("en"):
+        page = client.get(reverse("lending:desk-copy", kwargs={"barcode": "J0009"})).content
+    assert b">40 tiles</label>" in page
+    assert b' lang="fr">2 sabliers</label>' in page  # not translated yet: marked as French
+
+
 def test_a_missing_piece_makes_the_copy_incomplete_and_a_later_check_clears_it(villa_copy):
     user = User.objects.create_user("desk")
     check = record_check(copy=villa_copy, found=counts(villa_copy, columns=1), user=user)
