@@ -271,7 +271,7 @@ def test_any_barcode_the_admin_accepts_can_be_scanned(client, contents, voluntee
     assert f"{barcode} (Villa Paletti) is complete." in checked.content.decode()
 
 
-def test_the_polish_record_counts_copies_as_a_pole_says_it(client, villa_copy):
+def test_the_polish_record_counts_copies_and_those_on_the_shelf(client, villa_copy):
     with translation.override("pl"):
         page = client.get(reverse("games:game-detail", kwargs={"slug": "villa-paletti"}))
     assert "1 egzemplarz, teraz na półce: 1" in page.content.decode()
