@@ -12,6 +12,7 @@ SEED_FIXTURES = ["fixtures/esar.json", "fixtures/games.json"]
 def _no_throttling(settings):
     """Tests post far faster than any class would; the throttles' own tests set rates."""
     settings.PALETTI_THROTTLE_RATES = {}
+    settings.TOURNAMENT_THROTTLE_RATES = {}
     settings.PALETTI_ENGINE_LIMITS = {}
 
 

@@ -384,6 +384,14 @@ PALETTI_THROTTLE_RATES = {
     "match-actions": env.rate("DJANGO_THROTTLE_MATCH_ACTIONS", "600/min"),
 }
 
+# The tournaments' public join page (games.tournament.throttles), per client address: a
+# venue's players register on their phones behind one Wi-Fi address, at most 64 to a
+# tournament; more registrations than that in an hour come from a script.
+TOURNAMENT_THROTTLE_RATES = {
+    "tournament-join": env.rate("DJANGO_THROTTLE_TOURNAMENT_JOIN", "300/hour"),
+    "tournament-registration": env.rate("DJANGO_THROTTLE_TOURNAMENT_REGISTRATION", "80/hour"),
+}
+
 # The engine work one client address may cause (paletti.throttles.engine_time): at most
 # `concurrent` requests running the engine at once in one match, `concurrent_per_address`
 # in all its matches (two tables behind one library's address play at once), and

@@ -14,3 +14,9 @@ class PalettiConfig(AppConfig):
         from .tournament_table import SLUG, VillaPalettiTable
 
         register(SLUG, VillaPalettiTable())
+
+        # A tournament table played as a match records its result when the match ends.
+        from .signals import match_over
+        from .tournament_match import record
+
+        match_over.connect(record, dispatch_uid="paletti.tournament_match.record")

@@ -149,3 +149,24 @@ class ThrottleEntry(models.Model):
 
     def __str__(self):
         return f"{self.key} @ {self.at}"
+
+
+class TournamentMatch(models.Model):
+    """A tournament's table (games.tournament) played as this match, each player on
+    their own device: the match's seat i is the table's seat i + 1. Its end records the
+    table's result (paletti.tournament_match)."""
+
+    table = models.OneToOneField(
+        "tournament.Table", verbose_name=_("table"), on_delete=models.CASCADE, related_name="+"
+    )
+    # Deleting an old match (paletti_cleanup) forgets the link; the table's result stays.
+    match = models.OneToOneField(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="tournament_table"
+    )
+
+    class Meta:
+        verbose_name = _("tournament table's match")
+        verbose_name_plural = _("tournament tables' matches")
+
+    def __str__(self):
+        return f"{self.table} → {self.match_id}"

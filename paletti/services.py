@@ -15,6 +15,7 @@ from django.utils import timezone
 from . import engine, store
 from .models import Match, MatchAction, MatchStatus, Seat, SeatDevice, SeatKind
 from .seats import Secrets, digest, issue, new_secret
+from .signals import match_over
 
 # A safety net, far above any real sequence of bot turns between two human turns.
 MAX_BOT_ACTIONS = 400
@@ -334,6 +335,8 @@ def _store(match, state, log, version):
         raise StaleVersion(current)
     for name, value in fields.items():
         setattr(match, name, value)
+    if finished:
+        match_over.send(sender=Match, match=match, state=state)
 
 
 @contextmanager

@@ -16,8 +16,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.tournament.standings import places_by_score
-from games.tournament.tables import Option, Result, Seating, TableRules, drawn_order
+from games.tournament.tables import OnSite, Option, Result, Seating, TableRules, drawn_order
 
+from . import tournament_match
 from .engine import new_match
 from .messages import player_colour
 
@@ -74,6 +75,14 @@ OPTIONS = {
 }
 
 
+def throw_seed(seed: str, players: int) -> int:
+    """The seed of the seal's throw at a table of `players` seated with `seed`: what the
+    seats' draw leaves (a shuffle draws the same numbers whoever is seated), so the
+    table's match on the site throws again exactly what the phones show."""
+    _order, rng = drawn_order(range(players), seed)
+    return rng.randrange(2**31)
+
+
 class VillaPalettiTable(TableRules):
     """A Villa Paletti table: the youngest in seat 1, colours thrown with the engine's own
     seal, and a result of a winner, who brought the villa down and the points on top."""
@@ -101,9 +110,8 @@ class VillaPalettiTable(TableRules):
         order = order[youngest:] + order[:youngest]
         if len(order) not in (2, 3, 4):
             raise ValueError("Villa Paletti is for 2 to 4 players.")
-        throw_seed = rng.randrange(2**31)
         match = new_match(
-            throw_seed,
+            rng.randrange(2**31),  # = throw_seed(seed, len(players))
             players=len(order),
             options={"youngest": 0, "colours": self.with_defaults(options)["colours"]},
         )
@@ -142,3 +150,20 @@ class VillaPalettiTable(TableRules):
 
     def colour_name(self, colour: str) -> str:
         return player_colour(colour)
+
+    # A table may be played as a match on the site (paletti.tournament_match).
+    plays_on_site = True
+
+    def start_on_site(self, table) -> None:
+        """The table's match with the agreed options, the youngest in seat 1 throwing the
+        seal first, with the table's own throw: the colours and the first turn are those
+        the phones show."""
+        options = self.with_defaults(table.round.tournament.rule_options)
+        seed = throw_seed(table.seating_seed, table.seats.count())
+        tournament_match.start(table, options=options, seed=seed)
+
+    def seat_link(self, seat) -> str | None:
+        return tournament_match.seat_link(seat)
+
+    def watch(self, table) -> OnSite | None:
+        return tournament_match.watch(table)

@@ -35,9 +35,17 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(VersionAdmin):
-    list_display = ["__str__", "status", "entered_at", "confirmed_at", "corrected_at"]
+    list_display = ["__str__", "status", "digital", "entered_at", "confirmed_at", "corrected_at"]
     list_filter = ["status", "round__tournament"]
-    fields = ["status", "winner", "brought_down", "entered_by", "confirmed_by", "corrected_by"]
+    fields = [
+        "status",
+        "digital",
+        "winner",
+        "brought_down",
+        "entered_by",
+        "confirmed_by",
+        "corrected_by",
+    ]
     readonly_fields = fields
     inlines = [SeatInline]
 
@@ -47,8 +55,8 @@ class TableAdmin(VersionAdmin):
 
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "started_at", "ends_at"]
-    readonly_fields = ["tournament", "number"]
+    list_display = ["__str__", "final", "started_at", "ends_at"]
+    readonly_fields = ["tournament", "number", "final"]
 
     def has_add_permission(self, request):
         return False

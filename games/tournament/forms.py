@@ -59,6 +59,7 @@ class TournamentForm(forms.ModelForm):
             "ends_around",
             "rounds",
             "round_minutes",
+            "final_table",
             "table_size",
             "pairs_when_needed",
             "bye_points",

@@ -87,6 +87,14 @@ class Tournament(models.Model):
     table_size = models.PositiveSmallIntegerField(
         _("table size"), choices=TableSize.choices, default=TableSize.FOUR
     )
+    final_table = models.BooleanField(
+        _("a final table after the rounds"),
+        default=False,
+        help_text=_(
+            "The leaders of the standings play one more table; its result decides the "
+            "first places. Four games in 90 minutes leave about 20 minutes a game."
+        ),
+    )
     pairs_when_needed = models.BooleanField(
         _("tables of two when the numbers need one"),
         default=True,
@@ -247,6 +255,9 @@ class Round(models.Model):
         Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="round_set"
     )
     number = models.PositiveSmallIntegerField(_("number"))
+    # The final table, after the rounds: the leaders only, its result deciding the first
+    # places (selectors.standings).
+    final = models.BooleanField(_("final table"), default=False)
     started_at = models.DateTimeField(_("started"))
     ends_at = models.DateTimeField(_("time up at"))
 
@@ -284,6 +295,9 @@ class Table(models.Model):
     status = models.CharField(
         _("result"), max_length=10, choices=ResultStatus.choices, default=ResultStatus.OPEN
     )
+    # Played as a match on the site, each player on their own device (the game's table
+    # rules set it up): its result is recorded when the match ends, not entered by hand.
+    digital = models.BooleanField(_("played on the site"), default=False)
     # The player placed first alone (none when several share first place), and the one
     # whose fall ended the game, for the games whose rules ask it (Villa Paletti's).
     winner = models.ForeignKey(
@@ -334,6 +348,12 @@ class Table(models.Model):
 
     def __str__(self):
         return f"{self.round}, {self.number}"
+
+    @property
+    def seating_seed(self) -> str:
+        """The seed this table's seats were drawn with (services.start_round): a game's
+        rules draw from it again to set up the same table on the site."""
+        return f"{self.round.tournament.seed}:{self.round.number}:{self.number}"
 
 
 @reversion.register()

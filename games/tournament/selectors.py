@@ -46,13 +46,18 @@ def table_result(table: Table) -> scoring.TableResult:
 
 
 def standings(tournament: Tournament) -> list[Row]:
-    """The standings from the confirmed results and the byes, best first."""
+    """The standings from the confirmed results and the byes, best first; once the final
+    table has its confirmed result, its players first, in its order (standings.with_final)."""
     players = list(tournament.players.all())
     confirmed = (
         Table.objects.filter(round__tournament=tournament, status=ResultStatus.CONFIRMED)
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position")))
         .order_by("round__number", "number")
+        .select_related("round")
     )
+    confirmed = list(confirmed)
+    final = [t for t in confirmed if t.round.final]
+    confirmed = [t for t in confirmed if not t.round.final]
     byes = Bye.objects.filter(round__tournament=tournament).values_list("player_id", flat=True)
     rows = scoring.standings(
         [p.pk for p in players],
@@ -61,6 +66,8 @@ def standings(tournament: Tournament) -> list[Row]:
         table=tournament.points_table(),
         bye_points=tournament.bye_points,
     )
+    if final:
+        rows = scoring.with_final(rows, {s.player_id: s.place for s in final[0].seats.all()})
     by_id = {p.pk: p for p in players}
     return [Row(player=by_id[s.player], standing=s) for s in rows]
 
@@ -107,6 +114,7 @@ def screen(tournament: Tournament) -> dict:
         "name": tournament.name,
         "rounds": tournament.rounds,
         "round": round_.number if round_ else 0,
+        "final": bool(round_ and round_.final),
         "finished": tournament.finished,
         "registration_open": tournament.registration_open,
         "players": tournament.players.count(),
@@ -119,9 +127,11 @@ def screen(tournament: Tournament) -> dict:
     if round_ is not None:
         seats = Seat.objects.select_related("player").order_by("position")
         tables = round_.tables.prefetch_related(Prefetch("seats", queryset=seats))
+        rules = tournament.table_rules
         for table in tables:
             names = {seat.pk: seat.player.name for seat in table.seats.all()}
             result = table.status != ResultStatus.OPEN
+            on_site = rules.watch(table) if table.digital else None
             data["tables"].append(
                 {
                     "number": table.number,
@@ -131,6 +141,10 @@ def screen(tournament: Tournament) -> dict:
                         seat.player.name for seat in table.seats.all() if result and seat.place == 1
                     ],
                     "brought_down": names.get(table.brought_down_id, ""),
+                    # A match on the site: the spectators' link and where it stands.
+                    "on_site": None
+                    if on_site is None
+                    else {"url": on_site.watch_url, "status": on_site.status, "over": on_site.over},
                     "seats": [
                         {
                             "position": seat.position,
@@ -161,7 +175,7 @@ def screen(tournament: Tournament) -> dict:
 
 def player_version(player: Player) -> str:
     """Changes whenever what the player's page shows may have changed: a new round, the
-    table's result, the player's presence, the end."""
+    table's result, its match on the site, the player's presence, the end."""
     tournament = player.tournament
     round_ = current_round(tournament)
     seat = seat_of(player, round_)
@@ -170,6 +184,7 @@ def player_version(player: Player) -> str:
         round_.number if round_ else 0,
         table.status if table else "-",
         table.entry if table else 0,
+        int(table.digital) if table else 0,
         int(player.present),
         int(tournament.finished),
     ]

@@ -68,7 +68,8 @@ def start_round(*, tournament: Tournament, now=None) -> Round:
             raise TournamentError(gettext_lazy("The tournament is over."))
         current = selectors.current_round(tournament)
         number = current.number + 1 if current else 1
-        if number > tournament.rounds:
+        final = number == tournament.rounds + 1 and tournament.final_table
+        if number > tournament.rounds and not final:
             raise TournamentError(gettext_lazy("Every round has been played."))
         if not selectors.round_complete(current):
             raise TournamentError(
@@ -77,7 +78,9 @@ def start_round(*, tournament: Tournament, now=None) -> Round:
         present = list(tournament.players.filter(present=True).order_by("registered_at", "id"))
         sizes = {"largest": tournament.table_size, "pairs": tournament.pairs_when_needed}
         try:
-            if number == 1:
+            if final:
+                plan = _final_plan(tournament, present)
+            elif number == 1:
                 plan = seating.first_round([p.pk for p in present], seed=tournament.seed, **sizes)
             else:
                 here = {p.pk for p in present}
@@ -100,6 +103,7 @@ def start_round(*, tournament: Tournament, now=None) -> Round:
         round_ = Round.objects.create(
             tournament=tournament,
             number=number,
+            final=final,
             started_at=now,
             ends_at=now + timedelta(minutes=tournament.round_minutes),
         )
@@ -110,7 +114,7 @@ def start_round(*, tournament: Tournament, now=None) -> Round:
                 list(players),
                 ages,
                 options=tournament.rule_options,
-                seed=f"{tournament.seed}:{number}:{index}",
+                seed=Table(round=round_, number=index).seating_seed,
             )
             table = Table.objects.create(
                 round=round_,
@@ -132,6 +136,75 @@ def start_round(*, tournament: Tournament, now=None) -> Round:
             )
         Bye.objects.bulk_create(Bye(round=round_, player_id=p) for p in plan.byes)
         return round_
+
+
+def play_on_site(*, tournament: Tournament, table: Table | None = None) -> list[Table]:
+    """Tables of the current round become matches on the site, each player on their own
+    device, with the agreed options (the game's table rules set them up): `table`, or,
+    without one, every table of the round that has no result and is not on the site yet.
+    Refused for a game its rules do not play on the site, a table of an earlier round, or
+    one that already has a result."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        rules = tournament.table_rules
+        if not rules.plays_on_site:
+            raise TournamentError(gettext_lazy("This game is not played on the site."))
+        if tournament.finished:
+            raise TournamentError(gettext_lazy("The tournament is over."))
+        round_ = selectors.current_round(tournament)
+        tables = Table.objects.select_for_update().filter(round=round_).order_by("number")
+        if table is not None:
+            tables = tables.filter(pk=table.pk)
+            chosen = tables.first()
+            if chosen is None:
+                raise TournamentError(gettext_lazy("That round is over: ask the desk."))
+            if chosen.digital:
+                raise TournamentError(gettext_lazy("This table is already played on the site."))
+            if chosen.status != ResultStatus.OPEN:
+                raise TournamentError(gettext_lazy("This table already has a result."))
+        started = []
+        for candidate in tables.filter(digital=False, status=ResultStatus.OPEN):
+            candidate.digital = True
+            candidate.save(update_fields=["digital"])
+            rules.start_on_site(candidate)
+            started.append(candidate)
+        return started
+
+
+def record_from_match(*, table: Table, result: Result, now=None) -> Table | None:
+    """A table's match on the site has ended: its result, confirmed (staff can still
+    correct it, with history). None, and nothing changed, when the table already has a
+    confirmed result: the desk set it by hand for a match that could not go on, and the
+    desk's result stands."""
+    now = now or timezone.now()
+    with transaction.atomic(), reversion.create_revision():
+        table = (
+            Table.objects.select_for_update(of=("self",))
+            .select_related("round__tournament__game")
+            .get(pk=table.pk)
+        )
+        if table.status == ResultStatus.CONFIRMED:
+            return None
+        _write(table, result)
+        table.status = ResultStatus.CONFIRMED
+        table.entered_by, table.confirmed_by = None, None
+        table.entered_at = table.confirmed_at = now
+        table.save()
+        reversion.set_comment(_("Recorded from the match played on the site"))
+        return table
+
+
+def _final_plan(tournament: Tournament, present: list[Player]) -> seating.Plan:
+    """The final table: the present players at the head of the standings, as many as the
+    tournament's table size (fewer only when fewer are present). *Ours*: players level at
+    the cut are taken in the standings' order (registration breaks what the tie-breaks
+    leave level); the others play no game and take no points in that round."""
+    here = {p.pk for p in present}
+    ranking = [row.player.pk for row in selectors.standings(tournament) if row.player.pk in here]
+    size = min(tournament.table_size, len(ranking))
+    if size < max(2, tournament.game.min_players):
+        raise seating.SeatingError("Too few players for the final table.")
+    return seating.Plan(tables=(tuple(ranking[:size]),))
 
 
 def finish(*, tournament: Tournament, now=None) -> Tournament:
@@ -186,6 +259,13 @@ def _locked_table(seat: Seat) -> Table:
         raise TournamentError(gettext_lazy("That round is over: ask the desk."))
     if table.round.tournament.finished:
         raise TournamentError(gettext_lazy("The tournament is over."))
+    if table.digital:
+        raise TournamentError(
+            gettext_lazy(
+                "Your table's result is recorded when its match on the site ends; if the "
+                "match cannot go on, ask the desk."
+            )
+        )
     return table
 
 

@@ -136,6 +136,24 @@ def standings(
     return ranked
 
 
+def with_final(rows: Sequence[Standing], places: Mapping[PlayerId, int]) -> list[Standing]:
+    """The standings once the final table is played: its players first, ranked by their
+    place at it (players level share it; between them the standings' order), then the
+    others in their order, ranked after them. *Ours*: the final decides the places, it
+    adds no points (the points shown are the rounds')."""
+    finalists = sorted(
+        (row for row in rows if row.player in places), key=lambda row: places[row.player]
+    )
+    ranked = [Standing(**{**row.__dict__, "rank": places[row.player]}) for row in finalists]
+    previous = None
+    for index, row in enumerate(row for row in rows if row.player not in places):
+        same = previous is not None and previous.key() == row.key()
+        rank = previous.rank if same else len(finalists) + index + 1
+        previous = Standing(**{**row.__dict__, "rank": rank})
+        ranked.append(previous)
+    return ranked
+
+
 def check_points_table(points: Sequence[int], size: int) -> None:
     """A table's placement points: one per place, whole numbers from 0 to 99, never more
     for a worse place. Raises ValueError with the reason."""

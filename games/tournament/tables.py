@@ -6,6 +6,10 @@ A tournament runs any game of the catalogue. Three things differ from game to ga
 - how a table is seated: the order of its seats, each seat's colours, who begins;
 - which result a table reports, and how that result places its players.
 
+A game that can also be played on the site may offer a fourth: a table played as a match
+there, each player on their own device, its result reported when it ends (`plays_on_site`,
+`start_on_site`, `seat_link`, `watch`; the game's module calls services.record_from_match).
+
 A game's own module supplies them as `TableRules` registered under the game's catalogue
 slug when the site starts (`register`, from that app's `AppConfig.ready()`), so the
 tournament imports no game's module. A game with none gets `TableRules` itself: no
@@ -56,6 +60,16 @@ class Result:
     places: Mapping[int, int] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class OnSite:
+    """A table's match on the site as the room sees it: the spectators' address (path and
+    fragment), a sentence saying where the match stands, and whether it is over."""
+
+    watch_url: str
+    status: str
+    over: bool = False
+
+
 def drawn_order(players: Sequence, seed: str) -> tuple[list, random.Random]:
     """The players in a seeded draw, and the draw's generator for what follows it."""
     rng = random.Random(f"{seed}:seats")  # noqa: S311 - a draw, not a secret
@@ -90,6 +104,23 @@ class TableRules:
     has_colours: bool = False
     age_note: str = ""
     first_seat_note: str = ""
+
+    # Whether a table of this game can be played as a match on the site instead.
+    plays_on_site: bool = False
+
+    def start_on_site(self, table) -> None:
+        """Set `table` (its seats fixed, no result yet) up as a match on the site, with
+        the tournament's agreed options, each player on their own device."""
+        raise NotImplementedError("This game is not played on the site.")
+
+    def seat_link(self, seat) -> str | None:
+        """The address (path and fragment) through which this seat's player plays their
+        table's match: it carries that seat's secret, so it is shown to that player only."""
+        return None
+
+    def watch(self, table) -> OnSite | None:
+        """The table's match for the room (the big screen), or None."""
+        return None
 
     def clean_options(self, options) -> dict:
         """The options as stored, each missing one at its default; ValueError for a

@@ -22,6 +22,7 @@ urlpatterns = [
     path("desk/<int:pk>/finish/", views.finish, name="finish"),
     path("desk/<int:pk>/cards/", views.cards, name="cards"),
     path("desk/<int:pk>/tables/<int:table_pk>/", views.table_correct, name="table-correct"),
+    path("desk/<int:pk>/on-site/", views.play_on_site, name="play-on-site"),
     path("p/<str:token>/", views.player, name="player"),
     path("p/<str:token>/result/", views.player_result, name="player-result"),
     path("p/<str:token>/confirm/", views.player_confirm, name="player-confirm"),

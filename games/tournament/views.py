@@ -12,11 +12,12 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from reversion.models import Version
 
-from . import selectors, services
+from . import selectors, services, throttles
 from .forms import CorrectionForm, RegistrationForm, ResultForm, TournamentForm
 from .models import Player, ResultStatus, Table, Tournament
 
@@ -65,6 +66,16 @@ def tournament_create(request):
 def _desk(request, tournament: Tournament, *, status: int = 200, form=None):
     round_ = selectors.current_round(tournament)
     players = list(tournament.players.all())
+    next_number = (round_.number + 1) if round_ else 1
+    next_is_final = tournament.final_table and next_number == tournament.rounds + 1
+    rules = tournament.table_rules
+    # The current round's matches on the site, where each stands (a stuck one shows).
+    matches = []
+    if round_ is not None:
+        for table in round_.tables.filter(digital=True).order_by("number"):
+            watched = rules.watch(table)
+            if watched is not None:
+                matches.append({"number": table.number, "on_site": watched})
     return render(
         request,
         "tournament/desk.html",
@@ -75,9 +86,17 @@ def _desk(request, tournament: Tournament, *, status: int = 200, form=None):
             "players": players,
             "form": form or RegistrationForm(age_note=tournament.table_rules.age_note),
             "round_complete": selectors.round_complete(round_),
-            "next_number": (round_.number + 1) if round_ else 1,
+            "next_number": next_number,
+            # A next round to start: a round, or the final table after the last one.
+            "has_next": next_number <= tournament.rounds or next_is_final,
+            "next_is_final": next_is_final,
             "join_url": _absolute(request, "tournament:join", code=tournament.code),
             "rules": tournament.table_rules.agreed(tournament.rule_options),
+            "on_site": tournament.table_rules.plays_on_site,
+            "matches": matches,
+            # Tables of the current round that could still be played on the site.
+            "on_site_waiting": round_ is not None
+            and round_.tables.filter(digital=False, status=ResultStatus.OPEN).exists(),
         },
         status=status,
     )
@@ -152,6 +171,39 @@ def finish(request, pk):
     return redirect("tournament:standings", code=tournament.code)
 
 
+@staff_only("tournament.change_table")
+@require_POST
+def play_on_site(request, pk):
+    """A table of the current round (`table`), or every one still open (`table` "all"),
+    becomes a match on the site, each player on their own device."""
+    tournament = get_object_or_404(Tournament.objects.select_related("game"), pk=pk)
+    which = request.POST.get("table", "")
+    table = None
+    if which != "all":
+        if not which.isdigit() or len(which) > 18:
+            return HttpResponse(status=400)
+        table = get_object_or_404(Table, pk=int(which), round__tournament=tournament)
+    try:
+        started = services.play_on_site(tournament=tournament, table=table)
+    except services.TournamentError as error:
+        messages.error(request, error.message)
+        return _desk(request, tournament, status=error.status)
+    if started:
+        numbers = ", ".join(str(t.number) for t in started)
+        messages.success(
+            request,
+            ngettext(
+                "Table %(numbers)s is played on the site.",
+                "Tables %(numbers)s are played on the site.",
+                len(started),
+            )
+            % {"numbers": numbers},
+        )
+    else:
+        messages.info(request, _("No table of this round is waiting for its result."))
+    return redirect(tournament)
+
+
 @staff_only("tournament.change_tournament")
 def cards(request, pk):
     """One card a player: their name and the QR of their personal link, to print and cut."""
@@ -207,7 +259,15 @@ def table_correct(request, pk, table_pk):
 
 
 def join(request, code):
-    """The public link: a player registers with a name and an age, and gets their page."""
+    """The public link: a player registers with a name and an age, and gets their page.
+    Throttled per client address (throttles.py): 429 with Retry-After beyond the rate."""
+    wait = throttles.refused(request)
+    if wait is not None:
+        response = render(
+            request, "tournament/too_many.html", {"minutes": -(-wait // 60)}, status=429
+        )
+        response["Retry-After"] = str(wait)
+        return response
     tournament = get_object_or_404(Tournament.objects.select_related("game"), code=code)
     form = RegistrationForm(request.POST or None, age_note=tournament.table_rules.age_note)
     status = 200
@@ -260,8 +320,11 @@ def _player_page(request, player: Player, *, form=None, error=None, status: int 
         for s in seats:
             s.colour_names = selectors.colours_text(tournament, s.colours)
         by_pk = {s.pk: s for s in seats}
+        rules = tournament.table_rules
         context.update(
             {
+                # This player's own link to the table's match (their seat's secret).
+                "match_link": rules.seat_link(seat) if table.digital else None,
                 "seats": seats,
                 "colours": selectors.colours_text(tournament, seat.colours),
                 "neutral": selectors.colours_text(tournament, [table.neutral])
@@ -359,10 +422,13 @@ def screen(request, code):
                 "confirmed": str(ResultStatus.CONFIRMED.label),
                 "table": _("Table %(number)s"),
                 "round": _("Round %(number)s of %(total)s"),
+                "final": _("The final table"),
                 "wins": _("%(name)s wins"),
                 "shared": _("%(names)s share the win"),
                 "place": _("place %(place)s"),
                 "brought_down": str(tournament.table_rules.brought_down_sentence),
+                "on_site": _("Played on the site"),
+                "watch": _("Watch the match"),
                 "time_up": _("Time is up"),
                 "byes": _("Sitting this round out:"),
                 "left": _("left"),

@@ -541,9 +541,9 @@ class Careful:
 
     def margin_after(self, change) -> float:
         """The villa's weakest margin (mm) once `change(rules)` is made to a copy of the
-        rules; -inf if it would not stand."""
+        rules (of its pieces and `laid`: copy_pieces); -inf if it would not stand."""
         self.simulations += 1
-        rules = self.state.rules.copy()
+        rules = self.state.rules.copy_pieces()
         change(rules)
         stability = villa.analyse(rules)
         if not stability.stands:

@@ -22,6 +22,7 @@ its hexagon, slightly smaller than the hexagon: an estimate on the safe side).
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 # Points used to draw a disc as a polygon: the hull of 24 points lies within 0.9 % of the
 # radius of the true disc.
@@ -155,54 +156,65 @@ def _intersection(p, q, a, b):
 
 
 def hull(points: list) -> list:
-    """Convex hull, counter-clockwise (Andrew's monotone chain)."""
+    """Convex hull, counter-clockwise (Andrew's monotone chain). The cross products are
+    written out (as _cross computes them): the bots weigh thousands of villas a move."""
     pts = sorted(set(points))
     if len(pts) <= 2:
         return pts
     lower: list = []
     for p in pts:
-        while len(lower) >= 2 and _cross(lower[-2], lower[-1], p) <= 0:
+        px, pz = p
+        while len(lower) >= 2:
+            (ox, oz), (ax, az) = lower[-2], lower[-1]
+            if not (ax - ox) * (pz - oz) - (az - oz) * (px - ox) <= 0:
+                break
             lower.pop()
         lower.append(p)
     upper: list = []
     for p in reversed(pts):
-        while len(upper) >= 2 and _cross(upper[-2], upper[-1], p) <= 0:
+        px, pz = p
+        while len(upper) >= 2:
+            (ox, oz), (ax, az) = upper[-2], upper[-1]
+            if not (ax - ox) * (pz - oz) - (az - oz) * (px - ox) <= 0:
+                break
             upper.pop()
         upper.append(p)
     return lower[:-1] + upper[:-1]
 
 
-def _segment_point(p, a, b):
-    """The point of segment a-b nearest to p."""
-    ax, az = b[0] - a[0], b[1] - a[1]
-    length2 = ax * ax + az * az
-    t = (
-        0.0
-        if length2 == 0
-        else max(0.0, min(1.0, ((p[0] - a[0]) * ax + (p[1] - a[1]) * az) / length2))
-    )
-    return (a[0] + t * ax, a[1] + t * az)
-
-
 def margin(point: tuple[float, float], polygon: list) -> tuple[float, tuple | None]:
     """(signed distance from `point` to the polygon's boundary, positive inside; unit
-    direction from the nearest boundary point towards `point` when outside, else None)."""
+    direction from the nearest boundary point towards `point` when outside, else None).
+    Each edge's nearest point and the side `point` lies on (_cross) are written out
+    here: the bots weigh thousands of villas a move."""
     if not polygon:
         return -math.inf, None
     n = len(polygon)
+    px, pz = point
     nearest, best = None, math.inf
+    inside = n >= 3
+    hypot = math.hypot
     for i in range(n):
         a, b = polygon[i], polygon[(i + 1) % n]
-        q = _segment_point(point, a, b)
-        d = math.hypot(point[0] - q[0], point[1] - q[1])
+        ax0, az0 = a
+        ax, az = b[0] - ax0, b[1] - az0
+        length2 = ax * ax + az * az
+        t = (
+            0.0
+            if length2 == 0
+            else max(0.0, min(1.0, ((px - ax0) * ax + (pz - az0) * az) / length2))
+        )
+        qx, qz = ax0 + t * ax, az0 + t * az
+        d = hypot(px - qx, pz - qz)
         if d < best:
-            nearest, best = q, d
-    inside = n >= 3 and all(_cross(polygon[i], polygon[(i + 1) % n], point) >= 0 for i in range(n))
+            nearest, best = (qx, qz), d
+        if inside and not ax * (pz - az0) - az * (px - ax0) >= 0:
+            inside = False
     if inside:
         return best, None
     if best == 0:
         return 0.0, None
-    return -best, ((point[0] - nearest[0]) / best, (point[1] - nearest[1]) / best)
+    return -best, ((px - nearest[0]) / best, (pz - nearest[1]) / best)
 
 
 def centroid(polygon: list) -> tuple[float, float]:
@@ -276,6 +288,23 @@ def _combined(parts: list[tuple[float, float, float]]) -> tuple[float, tuple[flo
     return mass, (sum(m * x for m, x, _ in parts) / mass, sum(m * z for m, _, z in parts) / mass)
 
 
+@lru_cache(maxsize=4096)
+def _support(feet: tuple, board: tuple) -> tuple[tuple, tuple, tuple]:
+    """What a platform `board` (x, z, half) rests on, among column feet (x, z, radius):
+    whether each bears it (the part of its foot under the board has an area), the centre
+    of each bearing contact, and the hull of the contacts. Kept for the villas a bot weighs
+    one after another, whose lower platforms stand on the same feet."""
+    bearing, points, contacts = [], [], []
+    for x, z, radius in feet:
+        contact = foot_on_board(x, z, radius, *board)
+        bears = len(contact) >= 3
+        bearing.append(bears)
+        if bears:
+            points.append(centroid(contact))
+            contacts.extend(contact)
+    return tuple(bearing), tuple(points), tuple(hull(contacts))
+
+
 def analyse(columns: list[Column], platforms: list[Platform]) -> Stability:
     """Every interface of a villa at rest, its margin, and each column's load.
 
@@ -331,19 +360,16 @@ def analyse(columns: list[Column], platforms: list[Platform]) -> Stability:
         standing = [c for c in columns if c.level == index + 1 and c.on is None]
         parts = [(plate.mass, plate.x, plate.z)] + [stack_of(c) for c in standing] + above
         mass, centre = _combined(parts)
-        supports = []
-        for column in columns:
-            if column.level != index or column.on is not None:
-                continue
-            contact = foot_on_board(column.x, column.z, column.radius, plate.x, plate.z, plate.half)
-            if len(contact) >= 3:
-                supports.append((column, contact))
-                carrying.add(column.id)
-        region = hull([p for _, contact in supports for p in contact])
+        under = [c for c in columns if c.level == index and c.on is None]
+        bearing, points, region = _support(
+            tuple((c.x, c.z, c.radius) for c in under), (plate.x, plate.z, plate.half)
+        )
+        supports = [column for column, bears in zip(under, bearing, strict=True) if bears]
+        carrying.update(column.id for column in supports)
+        region = list(region)
         value, direction = margin(centre, region)
         result.interfaces.append(Interface(f"p{index}", mass, centre, value, direction, region))
-        points = [centroid(contact) for _, contact in supports]
-        for (column, _), load in zip(supports, shares(mass, centre, points), strict=True):
+        for column, load in zip(supports, shares(mass, centre, list(points)), strict=True):
             result.loads[column.id] = result.loads.get(column.id, 0.0) + load
         above = [(mass, centre[0], centre[1])]
 

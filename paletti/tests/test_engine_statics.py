@@ -163,3 +163,86 @@ def test_no_stored_villa_of_careful_self_play_stands_on_a_load_outside_its_suppo
     assert report.states_checked > 30
     assert report.outside_hull == 0 and report.worst_margin >= -1.0
     assert report.reload_mismatches == 0
+
+
+def _textbook_hull(points):
+    def cross(o, a, b):
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    pts = sorted(set(points))
+    if len(pts) <= 2:
+        return pts
+    lower, upper = [], []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
+def _textbook_margin(point, polygon):
+    if not polygon:
+        return -math.inf, None
+    n = len(polygon)
+    nearest, best = None, math.inf
+    for i in range(n):
+        a, b = polygon[i], polygon[(i + 1) % n]
+        ax, az = b[0] - a[0], b[1] - a[1]
+        length2 = ax * ax + az * az
+        t = (
+            0.0
+            if length2 == 0
+            else max(0.0, min(1.0, ((point[0] - a[0]) * ax + (point[1] - a[1]) * az) / length2))
+        )
+        q = (a[0] + t * ax, a[1] + t * az)
+        d = math.hypot(point[0] - q[0], point[1] - q[1])
+        if d < best:
+            nearest, best = q, d
+    inside = n >= 3 and all(
+        (b[0] - a[0]) * (point[1] - a[1]) - (b[1] - a[1]) * (point[0] - a[0]) >= 0
+        for a, b in ((polygon[i], polygon[(i + 1) % n]) for i in range(n))
+    )
+    if inside:
+        return best, None
+    if best == 0:
+        return 0.0, None
+    return -best, ((point[0] - nearest[0]) / best, (point[1] - nearest[1]) / best)
+
+
+def test_the_quick_hull_and_margin_give_the_textbook_numbers_to_the_last_bit():
+    """The hull and the margin are written out for speed (the bots weigh thousands of
+    villas a move): on thousands of random supports, feet on a grid included (collinear
+    and repeated points), they must give exactly what the textbook forms give, or a
+    bot would choose differently after the rewrite and a stored match would replay
+    otherwise."""
+    import random
+
+    from paletti.engine.statics import disc
+
+    rng = random.Random(2026)
+    for trial in range(3000):
+        feet = rng.randint(0, 9)
+        if trial % 3 == 0:
+            points = [
+                (float(rng.randint(-4, 4) * 10), float(rng.randint(-4, 4) * 10))
+                for _ in range(feet)
+            ]
+        else:
+            points = [
+                p
+                for _ in range(feet)
+                for p in disc(
+                    rng.uniform(-60, 60), rng.uniform(-60, 60), rng.choice((R, 9.0, 12.0))
+                )
+            ]
+        region = hull(points)
+        assert region == _textbook_hull(points)
+        for _ in range(5):
+            point = (rng.uniform(-90, 90), rng.uniform(-90, 90))
+            assert margin(point, region) == _textbook_margin(point, region)
+        if region:
+            assert margin(region[0], region) == _textbook_margin(region[0], region)

@@ -24,20 +24,27 @@ def placement_range(rules: Rules, column_id: int) -> tuple[float, float]:
     return -half, half
 
 
+def _neighbours(rules: Rules, column_id: int) -> list[tuple[Column, float]]:
+    """The top level's other columns, each with the distance (mm) from its centre within
+    which a column `column_id` would touch its foot."""
+    r = COLUMNS[column_id].width / 2
+    return [
+        (column, r + COLUMNS[column.id].width / 2 + PLACEMENT_CLEARANCE)
+        for column in top_columns(rules)
+        if column.id != column_id
+    ]
+
+
 def _overlapped(rules: Rules, column_id: int, x: float, z: float) -> list[Column]:
     """The top level's columns whose feet a column set at (x, z) from the top platform's
     centre would touch."""
     platform = rules.platforms[top_index(rules)]
     wx, wz = platform.x + x, platform.z + z
-    r = COLUMNS[column_id].width / 2
-    out = []
-    for column in top_columns(rules):
-        if column.id == column_id:
-            continue
-        reach = r + COLUMNS[column.id].width / 2 + PLACEMENT_CLEARANCE
-        if (column.x - wx) ** 2 + (column.z - wz) ** 2 < reach * reach:
-            out.append(column)
-    return out
+    return [
+        column
+        for column, reach in _neighbours(rules, column_id)
+        if (column.x - wx) ** 2 + (column.z - wz) ** 2 < reach * reach
+    ]
 
 
 def stack_top(rules: Rules, column_id: int, x: float, z: float) -> int | None:
@@ -72,11 +79,7 @@ def placement_area(rules: Rules, column_id: int) -> dict:
     outside = []
     if top_index(rules) != RED:
         platform = rules.platforms[top_index(rules)]
-        r = COLUMNS[column_id].width / 2
-        for column in top_columns(rules):
-            if column.id == column_id:
-                continue
-            reach = r + COLUMNS[column.id].width / 2 + PLACEMENT_CLEARANCE
+        for column, reach in _neighbours(rules, column_id):
             outside.append({"x": column.x - platform.x, "z": column.z - platform.z, "r": reach})
     return {"x": [low, high], "z": [low, high], "outside": outside, "grid": POSITION_GRID}
 
@@ -121,14 +124,28 @@ def room_for(rules: Rules, column_id: int) -> bool:
 
 
 def _placements(rules: Rules, column_id: int) -> Iterator[tuple[float, float]]:
+    """The sampled spots where placement_problem finds nothing wrong: every grid point lies
+    on the platform, so only rule 8 is checked, against the neighbours found once."""
     low, high = placement_range(rules, column_id)
     steps = [
         float(k * POSITION_GRID)
         for k in range(math.ceil(low / POSITION_GRID), math.floor(high / POSITION_GRID) + 1)
     ]
+    neighbours = [] if top_index(rules) == RED else _neighbours(rules, column_id)
+    if not neighbours:
+        for z in steps:
+            for x in steps:
+                yield x, z
+        return
+    platform = rules.platforms[top_index(rules)]
     for z in steps:
+        wz = platform.z + z
         for x in steps:
-            if placement_problem(rules, column_id, x, z) is None:
+            wx = platform.x + x
+            if not any(
+                (column.x - wx) ** 2 + (column.z - wz) ** 2 < reach * reach
+                for column, reach in neighbours
+            ):
                 yield x, z
 
 

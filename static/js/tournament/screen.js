@@ -45,6 +45,17 @@ function drawTables(data) {
       if (table.winners.length === 1) card.append(el("p", { className: "screen-winner", textContent: fill(labels.wins, { name: table.winners[0] }) }));
       if (table.winners.length > 1) card.append(el("p", { className: "screen-winner", textContent: fill(labels.shared, { names: table.winners.join(", ") }) }));
       if (table.brought_down && labels.brought_down) card.append(el("p", { className: "screen-down", textContent: fill(labels.brought_down, { name: table.brought_down }) }));
+      if (table.on_site) {
+        // A match on the site: where it stands, and the spectators' link (its key is
+        // after the #, which the browser never sends).
+        const line = el("p", { className: "screen-on-site" },
+          el("span", { className: "on-site-label", textContent: `${labels.on_site} · ` }),
+          el("span", { className: "on-site-status", textContent: table.on_site.status }));
+        if (!table.on_site.over) {
+          line.append(" ", el("a", { href: table.on_site.url, textContent: labels.watch, rel: "noreferrer", target: "_blank" }));
+        }
+        card.append(line);
+      }
       return card;
     }),
   );
@@ -70,6 +81,7 @@ function drawStandings(data) {
 function drawRound(data) {
   const line = document.getElementById("screen-round");
   if (data.finished) line.textContent = labels.over;
+  else if (data.final) line.textContent = labels.final;
   else if (data.round) line.textContent = fill(labels.round, { number: data.round, total: data.rounds });
   else line.textContent = fill(labels.before, { count: data.players });
   const join = document.getElementById("screen-join");

@@ -1,0 +1,7 @@
+"""What paletti tells the rest of the site about its matches."""
+
+from django.dispatch import Signal
+
+# A match has just ended and been stored: sent with `match` (the Match) and `state` (the
+# engine's final state). A tournament's table played as that match records its result.
+match_over = Signal()
