@@ -43,7 +43,7 @@ def test_check_a_copy_with_a_scanner_and_the_keyboard(seeded_server, page):
     page.keyboard.press("Enter")
 
     expect(page.get_by_role("status")).to_contain_text(
-        "J0001 (Villa Paletti) is incomplete: columns (1 of 20)."
+        "J0001 (Villa Paletti) is incomplete: columns (1 of 20 missing)."
     )
     expect(page.get_by_label("Barcode")).to_be_focused()  # ready for the next scan
     screenshot(page, "desk-after")
@@ -51,6 +51,6 @@ def test_check_a_copy_with_a_scanner_and_the_keyboard(seeded_server, page):
     page.goto(url(seeded_server, "games:game-detail", slug="villa-paletti"))
     expect(page.locator(".copies-summary")).to_have_text("1 copy, 0 on the shelf now")
     expect(page.locator(".copies-missing")).to_have_text(
-        "Missing from copy J0001: columns (1 of 20)."
+        "Missing from copy J0001: columns (1 of 20 missing)."
     )
     screenshot(page, "game-missing-piece")

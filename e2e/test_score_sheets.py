@@ -146,3 +146,25 @@ def test_a_laptop_in_french_counts_alhambra_with_and_without_script(seeded_serve
     page.goto(sheet_url(seeded_server, PETIT_PRINCE, "fr"))
     shoot(page, "score-petit-prince-fr")
     assert_no_serious_violation(page, "Le Petit Prince score sheet, French desktop")
+
+
+def test_the_alhambra_sheet_names_the_part_still_to_enter(seeded_server, open_page):
+    # Two players: Dirk's buildings are needed at every scoring played, and the page says so
+    # by name rather than "fill in the parts still empty".
+    page = open_page(390)
+    page.goto(sheet_url(seeded_server, "alhambra", "en"))
+    expect(page.locator("form.score-sheet")).to_have_attribute("data-live", "true")
+    names = page.locator("fieldset.names")
+    names.get_by_label("Player 1", exact=True).fill("Ada")
+    names.get_by_label("Player 2", exact=True).fill("Ben")
+    first_scoring = page.locator("fieldset.scoring").first
+    ada, ben = first_scoring.locator("fieldset.holder:not(.dirk)").all()
+    fill_scoring(ada, {"Towers": 2, "Longest outer wall": 3})
+    fill_scoring(ben, {"Gardens": 1})
+
+    incomplete = page.locator("[data-sheet-incomplete]")
+    expect(incomplete).to_have_text("First scoring: enter Dirk's buildings too.")
+    shoot(page, "score-alhambra-missing-en")
+    fill_scoring(first_scoring.locator("fieldset.dirk"), {"Pavilions": 3, "Seraglios": 3})
+    expect(incomplete).to_be_hidden()
+    expect(page.locator(".verdict")).to_contain_text("After the first scoring")

@@ -109,7 +109,7 @@ class GameFilter(django_filters.FilterSet):
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     duration_max = WholeNumberFilter(
-        label=_("At most (minutes)"),
+        label=_("Duration, at most (minutes)"),
         method="filter_duration",
         min_value=1,
         max_value=MAX_DURATION,
@@ -143,8 +143,8 @@ class GameFilter(django_filters.FilterSet):
             "-title": _("Title (Z–A)"),
             "duration_minutes": _("Shortest first"),
             "-duration": _("Longest first"),
-            "min_age": _("Youngest first"),
-            "-age": _("Oldest first"),
+            "min_age": _("For the youngest first"),
+            "-age": _("For the oldest first"),
             "max_players": _("Fewest players"),
             "-players": _("Most players"),
             "year": _("Oldest edition"),

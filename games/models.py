@@ -457,6 +457,8 @@ class SearchWeight(models.Model):
     objects = NaturalKeyManager("game__slug", "key")
 
     class Meta:
+        verbose_name = _("search weight")
+        verbose_name_plural = _("search weights")
         indexes = [
             # A word's games, heaviest first, ties newest first: the order the search lists them.
             models.Index(fields=["key", "-weight", "-game"], name="searchweight_best_idx"),

@@ -33,7 +33,7 @@ OPTIONS = {
         gettext_lazy("The race for the seal starts on"),
         {
             "green": gettext_lazy("the green platform (French rules)"),
-            "blue": gettext_lazy("the blue platform (Polish reading)"),
+            "blue": gettext_lazy("the blue platform (Polish text)"),
         },
         default="green",
     ),

@@ -40,7 +40,7 @@ class ContentItemInline(BoundedInlineMixin, admin.TabularInline):
     model = ContentItem
     extra = 0
     max_num = MAX_COPY_ROWS
-    fields = ["order", "count", "name_fr", "name_da", "name_pl", "name_en"]
+    fields = ["order", "count", "name_fr", "name_da", "name_pl", "name_pl_many", "name_en"]
 
 
 class CopyCheckLineInline(BoundedInlineMixin, admin.TabularInline):

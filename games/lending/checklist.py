@@ -11,7 +11,7 @@ import re
 from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -29,6 +29,15 @@ class ContentItem(models.Model):
     name_fr = models.CharField(_("name (French)"), max_length=200)
     name_da = models.CharField(_("name (Danish)"), max_length=200, blank=True)
     name_pl = models.CharField(_("name (Polish)"), max_length=200, blank=True)
+    # Polish puts a noun after 5, 12 or 25 in another form than after 2, 3 or 4 (5 kolumn,
+    # 3 kolumny): the name fields hold the form that goes with the item's own count, this
+    # one the form for the counts that need the genitive plural.
+    name_pl_many = models.CharField(
+        _("name (Polish, after 5 or more)"),
+        max_length=200,
+        blank=True,
+        help_text=_("The form after a count such as 5, 12 or 25: kolumn, kafelków, płytek."),
+    )
     name_en = models.CharField(_("name (English)"), max_length=200, blank=True)
     count = models.PositiveSmallIntegerField(
         _("count"), default=1, validators=[MinValueValidator(1)]
@@ -50,7 +59,7 @@ class ContentItem(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.count} {self.name}"
+        return self.counted_name
 
     def natural_key(self):
         return (self.game.slug, self.order)
@@ -62,6 +71,29 @@ class ContentItem(models.Model):
         """The name in the active language, falling back to French (the record's)."""
         language = (get_language() or settings.RECORD_LANGUAGE).split("-")[0]
         return getattr(self, f"name_{language}", "") or self.name_fr
+
+    @property
+    def name_in_french_only(self) -> bool:
+        """The active language has no name for it yet: the French one stands in."""
+        language = (get_language() or settings.RECORD_LANGUAGE).split("-")[0]
+        return language != "fr" and not getattr(self, f"name_{language}", "")
+
+    @property
+    def counted_name(self):
+        """ "20 kolumn", "3 kolumny", "1 base": the count and the name in the form it takes."""
+        language = (get_language() or settings.RECORD_LANGUAGE).split("-")[0]
+        if language == "pl" and self.name_pl_many and polish_takes_genitive(self.count):
+            return f"{self.count} {self.name_pl_many}"
+        return f"{self.count} {self.name}"
+
+
+def polish_takes_genitive(count: int) -> bool:
+    """Polish numerals: 1 kolumna, 2–4 kolumny (and 22–24, 32–34…), but 5–21 and every
+    number ending in 0, 1 or 5–9 from 25 on (and 12–14, 112–114…) take the genitive
+    plural: 5 kolumn, 12 kolumn, 25 kolumn."""
+    if count == 1:
+        return False
+    return not (2 <= count % 10 <= 4 and not 12 <= count % 100 <= 14)
 
 
 class CopyCheck(models.Model):
@@ -105,6 +137,8 @@ class CopyCheckLine(models.Model):
     class Meta:
         db_table = "games_copycheckline"
         ordering = ["item__order", "item_id"]
+        verbose_name = _("line of a check")
+        verbose_name_plural = _("lines of checks")
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(found__lte=models.F("expected")),
@@ -118,6 +152,16 @@ class CopyCheckLine(models.Model):
     @property
     def missing_count(self):
         return self.expected - self.found
+
+    @property
+    def shortfall(self) -> str:
+        """ "columns (1 of 20 missing)": the count is what is missing, not what was found."""
+        missing = self.missing_count
+        return ngettext(
+            "%(name)s (%(missing)d of %(count)d missing)",
+            "%(name)s (%(missing)d of %(count)d missing)",
+            missing,
+        ) % {"name": self.item.name, "missing": missing, "count": self.expected}
 
 
 # "1 base, 5 plateaux en bois (bleu, vert…), 20 colonnes…": a count, then the item's

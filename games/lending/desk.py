@@ -85,7 +85,7 @@ class CheckForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.items = items
         for item in items:
-            label = f"{item.count} {item.name}"
+            label = item.counted_name
             if item.count == 1:
                 field = forms.BooleanField(label=label, required=False)
             else:
@@ -96,6 +96,7 @@ class CheckForm(forms.Form):
                     widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
                     help_text=_("How many are in the box (of %(count)d)?") % {"count": item.count},
                 )
+            field.french_only = item.name_in_french_only  # the label is marked lang="fr"
             self.fields[f"item_{item.pk}"] = field
         if items:  # after a scan, the first item is where the keyboard is
             self.fields[f"item_{items[0].pk}"].widget.attrs["autofocus"] = True

@@ -4,7 +4,6 @@ lending's."""
 
 from django.db.models import Count, Exists, Min, OuterRef, Q
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from .copies import Copy, CopyStatus
 from .holds import Hold
@@ -26,12 +25,8 @@ def latest_missing(copy: Copy) -> list:
 
 
 def missing_text(lines) -> str:
-    """ "columns (1 of 20), hook (1 of 1)": what a check found short."""
-    return ", ".join(
-        _("%(name)s (%(missing)d of %(count)d)")
-        % {"name": line.item.name, "missing": line.missing_count, "count": line.expected}
-        for line in lines
-    )
+    """ "columns (1 of 20 missing), hook (1 of 1 missing)": what a check found short."""
+    return ", ".join(line.shortfall for line in lines)
 
 
 def copies_on_record(game) -> dict:

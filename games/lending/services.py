@@ -151,14 +151,35 @@ def next_opening_day(day: datetime.date) -> datetime.date:
     return day
 
 
+TRANSLATED_NAMES = ("name_da", "name_pl", "name_pl_many", "name_en")
+
+
+def known_translations(french_names) -> dict[str, dict[str, str]]:
+    """What other checklists already call these French names in the other languages
+    ("tuiles": brikker, kafelki, tiles), the latest first: a new checklist then reads in the
+    staff's language wherever a name has been translated once."""
+    known = {}
+    items = (
+        ContentItem.objects.filter(name_fr__in=set(french_names))
+        .exclude(name_da="", name_pl="", name_en="")
+        .order_by("-pk")
+    )
+    for item in items:
+        known.setdefault(item.name_fr, {field: getattr(item, field) for field in TRANSLATED_NAMES})
+    return known
+
+
 def checklist_from_contents(*, game, new: bool = False) -> list[ContentItem]:
     """The game's checklist made from its record's contents text, if it has none yet
-    (names in French, the record's language; staff translate them in the admin).
+    (names in French, the record's language, and in the other languages where another
+    checklist already translates the same name; staff translate the rest in the admin).
     ``new``: the game was just created, so it has none."""
     if not new and game.content_items.exists():
         return []
+    parsed = parse_contents(game.contents)
+    known = known_translations(name for _count, name in parsed)
     items = [
-        ContentItem(game=game, name_fr=name, count=count, order=order)
-        for order, (count, name) in enumerate(parse_contents(game.contents))
+        ContentItem(game=game, name_fr=name, count=count, order=order, **known.get(name, {}))
+        for order, (count, name) in enumerate(parsed)
     ]
     return ContentItem.objects.bulk_create(items)

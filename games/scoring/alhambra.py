@@ -201,7 +201,13 @@ def check_scorings(scorings: list[ScoringInput]) -> None:
                     ) % {"tiles": TILES[building], "total": total}
         for who, holdings in enumerate(scoring.players):
             most = MAX_WALLS_PER_BUILDING * holdings.building_count
-            if holdings.wall > most:
+            if holdings.wall > most and not holdings.building_count:
+                # Not "at most 0 segments": without a building there is no wall at all.
+                problems[(number, who, "wall")] = _(
+                    "Walls stand on buildings: with no building in this Alhambra, there is "
+                    "no wall yet."
+                )
+            elif holdings.wall > most:
                 problems[(number, who, "wall")] = _(
                     "Each building carries at most 3 wall segments. Buildings in this "
                     "Alhambra: %(buildings)s; so the longest wall is at most %(most)s."

@@ -52,9 +52,9 @@ def test_french_data_puts_a_no_break_space_before_high_punctuation():
 
 SORT_LABELS = {
     "fr": ("Les plus courts d'abord", "Pour les plus jeunes d'abord", "Le moins de joueurs"),
-    "da": ("Korteste først", "Yngste først", "Færrest spillere"),
+    "da": ("Korteste først", "Til de yngste først", "Færrest spillere"),
     "pl": ("Najpierw najkrótsze", "Najpierw dla najmłodszych", "Najmniej graczy"),
-    "en": ("Shortest first", "Youngest first", "Fewest players"),
+    "en": ("Shortest first", "For the youngest first", "Fewest players"),
 }
 
 
@@ -66,6 +66,12 @@ def test_sort_menu_says_what_each_order_does(language):
     assert choices["duration"] == shortest
     assert choices["age"] == youngest
     assert choices["players"] == fewest
+    # Beside "Oldest edition", the age order says it is about the players' age.
+    assert choices["-age"] != choices["year"]
+    if language in ("da", "en"):
+        assert (
+            choices["-age"] == {"da": "Til de ældste først", "en": "For the oldest first"}[language]
+        )
 
 
 NO_GAMES = {
@@ -388,3 +394,121 @@ def test_api_errors_speak_the_reader_language(client, seed, language, not_found,
     )
     assert broken.status_code == 400
     assert broken.json()["detail"] == not_json
+
+
+@pytest.mark.parametrize(
+    ("language", "done", "updated"),
+    [
+        ("fr", "Terminé\u00a0: aucune notice.", "Terminé\u00a0: 1 mis à jour."),
+        ("da", "Færdig: ingen poster.", "Færdig: 1 opdateret."),
+        ("pl", "Gotowe: brak rekordów.", "Gotowe: 1 zaktualizowany."),
+        ("en", "Done: no records.", "Done: 1 updated."),
+    ],
+)
+def test_the_import_report_ends_with_a_sentence_in_the_staff_language(language, done, updated):
+    from games.unimarc.report import report_lines
+    from games.unimarc.services import ImportReport, RecordOutcome
+
+    with translation.override(language):
+        assert report_lines(ImportReport(), verbose=False) == [done]
+        one = ImportReport(outcomes=[RecordOutcome(number=1, action="updated", title="Alhambra")])
+        assert report_lines(one, verbose=False)[-1] == updated
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("fr", "les joueurs suivants choisissent la leur"),
+        ("da", "de følgende spillere vælger selv deres"),
+        ("pl", "kolejni gracze sami wybierają swoje kolory"),
+        ("en", "the following players choose theirs"),
+    ],
+)
+def test_the_polish_rules_note_names_the_polish_colour_choice(language, words):
+    # The Polish text: "Kolejni gracze wybierają swoje kolory" (only the youngest throws).
+    summaries = json.loads((FIXTURES / "rule_summaries.json").read_text(encoding="utf-8"))
+    (text,) = [
+        s["fields"]["text"]
+        for s in summaries
+        if s["fields"]["game"] == ["villa-paletti"] and s["fields"]["language"] == language
+    ]
+    headings = ("- **Règles polonaises**", "- **Polske regler**", "- **Zasady polskie**")
+    (note,) = [line for line in text.splitlines() if line.startswith((*headings, "- **Polish"))]
+    assert words in note
+
+
+@pytest.mark.parametrize(
+    ("language", "too_few"),
+    [
+        ("fr", "Cette valeur doit être supérieure ou égale à 1."),
+        ("da", "Værdien skal være mindst 1."),
+        ("en", "Ensure this value is greater than or equal to 1."),
+    ],
+)
+def test_a_number_below_its_minimum_is_refused_in_a_whole_sentence(seed, language, too_few):
+    # Django's own Danish lacks "med" ("større end eller lig 1"), its French is empty.
+    with translation.override(language):
+        form = GameFilter(data={"players": "0"}).form
+        assert not form.is_valid()
+        assert form.errors["players"] == [too_few]
+
+
+@pytest.mark.parametrize(
+    ("url", "title"),
+    [
+        ("admin:games_game_changelist", "Wybierz do zmiany: gra"),
+        ("admin:games_game_add", "Dodawanie: gra"),
+    ],
+)
+def test_polish_admin_titles_do_not_decline_the_model_name_wrongly(admin_client, seed, url, title):
+    # "Wybierz gra do zmiany" needs the accusative ("grę"); the name after a colon needs none.
+    with translation.override("pl"):
+        page = admin_client.get(reverse(url))
+    assert f"<title>{title} |" in page.content.decode()
+
+
+def _po_entries(language):
+    for domain in ("django", "djangojs"):
+        yield from polib.pofile(
+            str(LOCALE / language / "LC_MESSAGES" / f"{domain}.po")
+        ).translated_entries()
+
+
+# "match" the noun (a match, this match, the match's), not the verb ("does not match").
+MATCH_THE_NOUN = re.compile(
+    r"\b(the|a|this|new|that|Paletti) match(es)?\b|\bmatch's\b|^match(es)?$", re.IGNORECASE
+)
+
+
+@pytest.mark.parametrize(("language", "word"), [("da", "parti"), ("pl", "rozgryw")])
+def test_a_match_is_a_parti_in_danish_and_a_rozgrywka_in_polish(language, word):
+    wrong = [
+        entry.msgid
+        for entry in _po_entries(language)
+        if MATCH_THE_NOUN.search(entry.msgid)
+        and not all(word in text.lower() for text in [entry.msgstr, *entry.msgstr_plural.values()])
+    ]
+    assert wrong == []
+
+
+def test_french_does_not_call_a_named_player_il():
+    # A player named by %(name)s may be anyone: the sentence repeats the name or avoids the
+    # pronoun ("… et passera son tour tant que …").
+    wrong = [
+        text
+        for entry in _po_entries("fr")
+        if "%(name)s" in entry.msgid and re.search(r"\b(they|their|them)\b", entry.msgid)
+        for text in [entry.msgstr, *entry.msgstr_plural.values()]
+        if re.search(r"\b(il|ils|lui)\b", text)
+    ]
+    assert wrong == []
+
+
+def test_polish_names_a_language_field_po_francusku_everywhere():
+    fields = [
+        entry.msgstr
+        for entry in _po_entries("pl")
+        if re.fullmatch(r"(name|label) \((French|Danish|Polish|English)\)", entry.msgid)
+    ]
+    assert len(fields) == 8
+    assert [text for text in fields if not re.fullmatch(r"nazwa \(po \w+\)", text)] == []

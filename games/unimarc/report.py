@@ -32,6 +32,10 @@ def report_lines(report: ImportReport, *, verbose: bool) -> list[str]:
     summary = ", ".join(
         f"{counts[action]} {label}" for action, label in ACTION_LABELS.items() if counts[action]
     )
-    prefix = _("Dry run, nothing changed") if report.dry_run else _("Done")
-    lines.append(f"{prefix}: {summary or _('no records')}.")
+    # Whole sentences, so that each language sets its own punctuation (French: "Terminé :").
+    if report.dry_run:
+        last = _("Dry run, nothing changed: %(summary)s.")
+    else:
+        last = _("Done: %(summary)s.")
+    lines.append(last % {"summary": summary or _("no records")})
     return lines

@@ -148,7 +148,7 @@ class DryRunRollback(Exception):
 class ImportOptions:
     dry_run: bool = False
     overwrite: bool = False  # a re-import replaces staff edits too
-    other_types: bool = False  # books and kits imported as what they are
+    other_types: bool = False  # books imported as what they are
     default_esar: str = ""  # for records that name no ESAR category
     custom_fields: dict[str, str] = field(default_factory=dict)
 
@@ -185,7 +185,7 @@ class ImportReport:
 ACTION_LABELS = {
     # A record the import made a game of ("created" alone is also a date field's name).
     "created": pgettext_lazy("import outcome", "created"),
-    "updated": gettext_lazy("updated"),
+    "updated": pgettext_lazy("import outcome", "updated"),  # not the date field's "updated on"
     "unchanged": gettext_lazy("unchanged"),
     "duplicate": gettext_lazy("duplicate, left alone"),
     "skipped": gettext_lazy("skipped"),

@@ -226,7 +226,7 @@ def test_the_phone_shows_the_colour_who_begins_and_the_agreed_rules(client, tour
     seat = table.seats.get(player=me)
     assert page.context["colours"] == seat.colours[0]  # "white", "black"… in English
     assert "the youngest: throws the seal first" in text and "begins" in text
-    assert "the blue platform (Polish reading)" in text
+    assert "the blue platform (Polish text)" in text
     assert "Points on the top platform" in text and "Who brought the villa down?" in text
 
 
@@ -290,7 +290,7 @@ def test_staff_create_a_tournament_with_its_rules_and_points(client, seed, staff
     client.force_login(staff)
     form = client.get(url("create"))
     assert form.status_code == 200
-    assert "the blue platform (Polish reading)" in form.content.decode()
+    assert "the blue platform (Polish text)" in form.content.decode()
     data = {
         "name": "Sobota",
         "game": Game.objects.get(slug=SLUG).pk,
@@ -329,4 +329,4 @@ def test_staff_create_a_tournament_with_its_rules_and_points(client, seed, staff
 def test_the_join_page_says_why_the_age_is_asked(client, tournament):
     text = client.get(url("join", code=tournament.code)).content.decode()
     assert "The youngest at each table begins (the rules say so)." in text
-    assert "the blue platform (Polish reading)" in text
+    assert "the blue platform (Polish text)" in text

@@ -54,14 +54,35 @@ function showResults(form, report) {
   }
 }
 
+// "First scoring: enter Dirk's buildings too.": what a waiting part of the sheet needs, in
+// the sentence the page wrote for it; the player's name as typed, or the block's legend.
+function missingSentence(form, block) {
+  const nameField = block.dataset.whoField && form.elements.namedItem(block.dataset.whoField);
+  const legend = block.querySelector("legend");
+  const who = (nameField && nameField.value.trim()) || (legend ? legend.textContent.trim() : "");
+  return block.dataset.missing.replace("{who}", who);
+}
+
+function showIncomplete(form, waitingBlocks) {
+  const incomplete = form.querySelector("[data-sheet-incomplete]");
+  if (!incomplete) return;
+  if (incomplete.dataset.generic === undefined) incomplete.dataset.generic = incomplete.textContent;
+  const blocks = [...waitingBlocks];
+  incomplete.hidden = blocks.length === 0;
+  const named = blocks.every((block) => block.dataset.missing);
+  incomplete.textContent = blocks.length && named
+    ? blocks.map((block) => missingSentence(form, block)).join(" ")
+    : incomplete.dataset.generic;
+}
+
 function showErrors(form, errors, touched) {
   let shown = 0;
-  let waiting = 0; // errors in parts of the sheet nobody has filled in yet
+  const waiting = new Set(); // parts of the sheet nobody has filled in yet, with errors
   for (const element of form.querySelectorAll("[data-error-for]")) {
     const path = element.dataset.errorFor;
     const block = element.closest("[data-block]");
     const untouched = block && !touched.has(block);
-    if (errors[path] && untouched) waiting += 1;
+    if (errors[path] && untouched) waiting.add(block);
     const messages = errors[path] && !untouched ? errors[path] : [];
     element.textContent = messages.join(" ");
     element.hidden = messages.length === 0;
@@ -78,8 +99,7 @@ function showErrors(form, errors, touched) {
   }
   const summary = form.querySelector("[data-sheet-errors]");
   if (summary) summary.hidden = shown === 0;
-  const incomplete = form.querySelector("[data-sheet-incomplete]");
-  if (incomplete) incomplete.hidden = waiting === 0;
+  showIncomplete(form, waiting);
 }
 
 function attach(form) {

@@ -66,6 +66,30 @@ def test_contents_text_becomes_a_checklist(seed):
     assert checklist_from_contents(game=alhambra) == []  # once only
 
 
+def test_a_checklist_from_a_record_reads_in_every_language_another_checklist_knows(
+    client, contents, volunteer
+):
+    alhambra = Game.objects.get(slug="alhambra")
+    alhambra.content_items.all().delete()
+    alhambra.contents = "Contenu : 40 tuiles, 3 jetons, 2 sabliers."
+    alhambra.save()
+    tiles, tokens, timers = checklist_from_contents(game=alhambra)
+    with translation.override("pl"):
+        assert [str(tiles), str(tokens), str(timers)] == [
+            "40 kafelków",
+            "3 znaczniki",
+            "2 sabliers",
+        ]
+    with translation.override("da"):
+        assert [tiles.name, tokens.name] == ["brikker", "markører"]
+    Copy.objects.create(game=alhambra, barcode="J0009")
+    client.force_login(volunteer)
+    with translation.override("en"):
+        page = client.get(reverse("lending:desk-copy", kwargs={"barcode": "J0009"})).content
+    assert b">40 tiles</label>" in page
+    assert b' lang="fr">2 sabliers</label>' in page  # not translated yet: marked as French
+
+
 def test_a_missing_piece_makes_the_copy_incomplete_and_a_later_check_clears_it(villa_copy):
     user = User.objects.create_user("desk")
     check = record_check(copy=villa_copy, found=counts(villa_copy, columns=1), user=user)
@@ -95,7 +119,8 @@ def test_the_public_record_says_plainly_what_is_missing(client, villa_copy):
     with translation.override("en"):
         page = client.get(reverse("games:game-detail", kwargs={"slug": "villa-paletti"}))
     assert b"1 copy, 0 on the shelf now" in page.content
-    assert b"Missing from copy J0001: columns (1 of 20), hook (1 of 1)." in page.content
+    missing = b"Missing from copy J0001: columns (1 of 20 missing), hook (1 of 1 missing)."
+    assert missing in page.content
 
 
 def test_the_desk_flow(client, villa_copy, volunteer):
@@ -114,7 +139,7 @@ def test_the_desk_flow(client, villa_copy, volunteer):
         response = client.post(reverse("lending:desk-copy", kwargs={"barcode": "J0001"}), data)
         assert response.status_code == 302
         landing = client.get(response.url)
-        assert b"J0001 (Villa Paletti) is incomplete: columns (1 of 20)." in landing.content
+        assert b"J0001 (Villa Paletti) is incomplete: columns (1 of 20 missing)." in landing.content
         history = client.get(reverse("lending:desk-copy", kwargs={"barcode": "J0001"}))
         assert b"vol" in history.content and b"incomplete:" in history.content
         response = client.post(
@@ -123,6 +148,70 @@ def test_the_desk_flow(client, villa_copy, volunteer):
         assert b"is complete" in client.get(response.url).content
     villa_copy.refresh_from_db()
     assert villa_copy.status == CopyStatus.AVAILABLE
+
+
+@pytest.mark.parametrize(
+    ("language", "missing"),
+    [
+        ("fr", "colonnes (5 manquants sur 20), petit crochet (1 manquant sur 1)"),
+        ("da", "søjler (mangler 5 af 20), krog (mangler 1 af 1)"),
+        ("pl", "kolumny (brakuje 5 z 20), haczyk (brakuje 1 z 1)"),
+        ("en", "columns (5 of 20 missing), hook (1 of 1 missing)"),
+    ],
+)
+def test_the_desk_counts_the_missing_pieces_not_the_ones_found(
+    client, villa_copy, volunteer, language, missing
+):
+    # 15 columns found of 20: the page says 5 are missing, in the message and the history.
+    record_check(copy=villa_copy, found=counts(villa_copy, columns=5, hook=1), user=volunteer)
+    client.force_login(volunteer)
+    with translation.override(language):
+        page = client.get(reverse("lending:desk-copy", kwargs={"barcode": "J0001"}))
+    text = page.content.decode()
+    assert text.count(missing) == 2  # the last check's warning and its line in the history
+    assert "(5/20)" not in text
+
+
+def test_polish_names_the_pieces_in_the_form_their_count_asks_for(contents):
+    alhambra = Game.objects.get(slug="alhambra")
+    with translation.override("pl"):
+        assert [str(item) for item in alhambra.content_items.all()] == [
+            "6 płytek startowych", "54 budowle", "1 rynek budowli z 4 polami",
+            "1 plansza punktacji", "12 znaczników", "108 kart pieniędzy", "2 karty punktacji",
+            "6 plansz rezerwy", "1 płócienny woreczek",
+        ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("count", "counted"),
+    [
+        (2, "2 kolumny"), (3, "3 kolumny"), (4, "4 kolumny"),  # 2–4: nominative plural
+        (5, "5 kolumn"), (11, "11 kolumn"), (20, "20 kolumn"),  # 5 and more: genitive
+        (12, "12 kolumn"), (13, "13 kolumn"), (14, "14 kolumn"),  # 12–14, though they end in 2–4
+        (22, "22 kolumny"), (23, "23 kolumny"), (24, "24 kolumny"),  # 22–24 as 2–4
+        (25, "25 kolumn"), (112, "112 kolumn"), (104, "104 kolumny"), (21, "21 kolumn"),
+    ],
+)  # fmt: skip
+def test_polish_counted_forms_follow_the_numeral(seed, count, counted):
+    item = ContentItem(
+        game=Game.objects.get(slug="villa-paletti"),
+        count=count,
+        name_fr="colonnes",
+        name_pl="kolumny",
+        name_pl_many="kolumn",
+    )
+    with translation.override("pl"):
+        assert item.counted_name == counted
+    with translation.override("fr"):
+        assert item.counted_name == f"{count} colonnes"  # one form is enough in French
+
+
+def test_one_polish_piece_takes_the_singular(contents):
+    villa = Game.objects.get(slug="villa-paletti")
+    with translation.override("pl"):
+        assert [str(item) for item in villa.content_items.all()] == [
+            "1 podstawa", "5 platform", "20 kolumn", "1 Wielka Pieczęć", "1 haczyk"
+        ]  # fmt: skip
 
 
 def test_an_unknown_barcode_says_so(client, villa_copy, volunteer):
@@ -180,3 +269,9 @@ def test_any_barcode_the_admin_accepts_can_be_scanned(client, contents, voluntee
         assert page.status_code == 200 and b"20 columns" in page.content
         checked = client.post(scanned.url, {"all_there": "1"}, follow=True)
     assert f"{barcode} (Villa Paletti) is complete." in checked.content.decode()
+
+
+def test_the_polish_record_counts_copies_and_those_on_the_shelf(client, villa_copy):
+    with translation.override("pl"):
+        page = client.get(reverse("games:game-detail", kwargs={"slug": "villa-paletti"}))
+    assert "1 egzemplarz, teraz na półce: 1" in page.content.decode()

@@ -49,7 +49,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--other-types",
             action="store_true",
-            help=_("Import books and kits as what they are instead of skipping them."),
+            help=_(
+                "Import books too, as what they are, instead of skipping them (games and kits "
+                "are always imported)."
+            ),
         )
         parser.add_argument(
             "--field",

@@ -156,6 +156,24 @@ def test_a_wall_is_at_most_three_segments_per_building():
     assert (1, 0, "wall") in problems
 
 
+NO_WALL_WITHOUT_BUILDINGS = {
+    "fr": "Les murs reposent sur les édifices\u00a0: sans édifice dans cette Alhambra, "
+    "pas encore de mur.",
+    "da": "Muren står på bygningerne: uden bygninger i denne Alhambra er der endnu ingen mur.",
+    "pl": "Mury stoją na budowlach: bez żadnej budowli w tej Alhambrze nie ma jeszcze muru.",
+    "en": "Walls stand on buildings: with no building in this Alhambra, there is no wall yet.",
+}
+
+
+@pytest.mark.parametrize("language", NO_WALL_WITHOUT_BUILDINGS)
+def test_a_wall_without_buildings_is_refused_with_a_sentence_not_at_most_0(language):
+    from django.utils import translation
+
+    with translation.override(language):
+        problems = refused([ScoringInput([holdings(wall=2), holdings(tower=1), holdings()])])
+        assert str(problems[(1, 0, "wall")]) == NO_WALL_WITHOUT_BUILDINGS[language]
+
+
 def test_dirk_has_at_least_6_then_12_buildings():
     problems = refused(two_player_game((holdings(), holdings(), holdings(tower=5))))
     assert (1, "dirk", None) in problems
