@@ -123,7 +123,7 @@ def test_a_morning_at_the_desk(seeded_server, desk_page, settings):
     page.keyboard.press("Enter")
 
     expect(page.get_by_role("status")).to_have_text(
-        "J0001 (Villa Paletti) is back from Nowak, incomplete: columns (1 of 20)."
+        "J0001 (Villa Paletti) is back from Nowak, incomplete: columns (1 of 20 missing)."
     )
     expect(page.locator("li.desk-loan")).to_have_count(2)
     expect(page.get_by_label("Barcode", exact=True)).to_be_focused()

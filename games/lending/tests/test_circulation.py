@@ -135,7 +135,7 @@ def test_a_copy_in_repair_or_incomplete_is_not_lent(villa, ola, desk_user):
     assert refusal(member=ola, copy=repair, by=desk_user) == "J1 (Villa Paletti) is in repair."
     record_check(copy=broken, found=counts(broken, columns=2), user=desk_user)
     assert refusal(member=ola, copy=broken, by=desk_user) == (
-        "J2 (Villa Paletti) is incomplete (columns (2 of 20)): it is lent once whole."
+        "J2 (Villa Paletti) is incomplete (columns (2 of 20 missing)): it is lent once whole."
     )
 
 
