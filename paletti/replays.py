@@ -40,9 +40,6 @@ MAX_AT = 2**31 - 1
 
 NOT_FINISHED = _("This match is still being played: it can be replayed once it is over.")
 BAD_AT = _("“at” is the number of an action of this match, from 0 (the start) to %(last)s.")
-NOT_RECORDED = _(
-    "The state rebuilt for this action differs from the one recorded when it was played."
-)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import * as Depth from "./depth.js";
 import { api } from "./api.js";
 import { renderScores, renderTray } from "./controls.js";
 import { animate, draw, layoutCanvas } from "./drawing.js";
-import { fmt, gettext } from "./i18n.js";
+import { fmt, gettext, ngettext } from "./i18n.js";
 import { game, posesOf } from "./state.js";
 
 const root = document.getElementById("paletti-replay");
@@ -18,7 +18,9 @@ let current = null;
 let loading = false;
 
 function position(step) {
-  if (step.at === 0) return fmt(gettext("The villa as set up (%(last)s actions follow)"), { last: step.last });
+  if (step.at === 0) {
+    return fmt(ngettext("The villa as set up (%(last)s action follows)", "The villa as set up (%(last)s actions follow)", step.last), { last: step.last });
+  }
   return fmt(gettext("Action %(at)s of %(last)s"), { at: step.at, last: step.last });
 }
 
