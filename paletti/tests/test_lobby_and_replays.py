@@ -142,7 +142,9 @@ def test_a_lobby_card_names_the_players_colours_turn_and_links():
     assert card["url"] == reverse("paletti:match", kwargs={"match_id": playing["id"]})
     done = shown["finished"][0]
     winner = engine.load(bytes(finished.snapshot)).rules.winner
-    assert done["headline"] == (f"{['Ada', 'Robot'][winner]} won" if winner is not None else "Nobody won")
+    assert done["headline"] == (
+        f"{['Ada', 'Robot'][winner]} won" if winner is not None else "Nobody won"
+    )
     assert [p["won"] for p in done["players"]] == [i == winner for i in range(2)]
     assert done["url"] == reverse("paletti:replay", kwargs={"match_id": finished.pk})
 
@@ -187,7 +189,9 @@ def test_anyone_watches_a_listed_match_and_can_do_nothing_in_it():
 def test_an_unlisted_match_stays_behind_its_links():
     body = create(client())
     stranger = client()
-    assert stranger.get(reverse("paletti:match", kwargs={"match_id": body["id"]})).status_code == 403
+    assert (
+        stranger.get(reverse("paletti:match", kwargs={"match_id": body["id"]})).status_code == 403
+    )
 
 
 # Replays --------------------------------------------------------------------------------
@@ -233,7 +237,9 @@ def test_an_unlisted_replay_needs_one_of_its_links():
     page = stranger.get(reverse("paletti:replay", kwargs={"match_id": match.pk}))
     assert page.status_code == 403
     assert replay_api(organiser, match.pk).status_code == 200
-    assert organiser.get(reverse("paletti:replay", kwargs={"match_id": match.pk})).status_code == 200
+    assert (
+        organiser.get(reverse("paletti:replay", kwargs={"match_id": match.pk})).status_code == 200
+    )
 
 
 def test_a_spectator_link_opens_an_unlisted_replay():
