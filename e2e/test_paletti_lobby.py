@@ -86,7 +86,8 @@ def test_the_lobby_shows_listed_matches_and_keeps_itself_current(
     if width == 1280:
         assert_no_serious_violation(page, "lobby")
         # A match listed while the screen is on appears by itself (the page polls).
-        services.create_match(seats=[services.SeatSpec("Ida"), services.SeatSpec("Jo")], listed=True)
+        pair = [services.SeatSpec("Ida"), services.SeatSpec("Jo")]
+        services.create_match(seats=pair, listed=True)
         expect(playing).to_have_count(2, timeout=15_000)
     page.context.close()
 
