@@ -51,9 +51,6 @@ function show(step, forward) {
   const check = root.querySelector("#replay-check");
   check.textContent = checkLine(step);
   check.classList.toggle("errors", step.matches_record === false);
-  const end = root.querySelector("#end-reason");
-  end.textContent = step.state.end_reason_text || "";
-  end.hidden = !end.textContent;
   root.querySelector("#replay-first").disabled = step.at === 0;
   root.querySelector("#replay-previous").disabled = step.at === 0;
   root.querySelector("#replay-next").disabled = step.at === step.last;
