@@ -11,6 +11,8 @@ import random
 from pathlib import Path
 
 import pytest
+from django.urls import reverse
+from django.utils import translation
 from playwright.sync_api import expect
 
 from e2e.conftest import GUIDE_SEEN, assert_no_serious_violation
@@ -89,6 +91,13 @@ def test_the_lobby_shows_listed_matches_and_keeps_itself_current(
         pair = [services.SeatSpec("Ida"), services.SeatSpec("Jo")]
         services.create_match(seats=pair, listed=True)
         expect(playing).to_have_count(2, timeout=15_000)
+        # The same screen in French.
+        with translation.override("fr"):
+            page.goto(live_server.url + reverse("paletti:lobby"))
+        expect(page.locator("#playing-heading")).to_have_text("Parties en cours")
+        expect(page.locator("#lobby-finished .lobby-card").first).to_contain_text("Ada a gagné")
+        expect(page.locator("#lobby-finished").get_by_role("link", name="Revoir")).to_be_visible()
+        page.screenshot(path=SHOTS / "lobby-fr-1280.png", full_page=True)
     page.context.close()
 
 
