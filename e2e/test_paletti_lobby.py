@@ -8,6 +8,7 @@ Robot, seed 5), as fast as the engine goes; the one being played is only set up.
 """
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -193,4 +194,24 @@ def test_a_replay_on_a_phone_animates_the_action_stepped_to(browser, live_server
     shows(page, 3, hashes, match.version)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "replay")
+    page.context.close()
+
+
+@pytest.mark.parametrize("listed", [True, False], ids=["ticked", "unticked"])
+def test_the_organiser_chooses_at_set_up_whether_the_lobby_shows_the_match(
+    browser, live_server, transactional_db, listed
+):
+    page = screen(browser, 1280)
+    page.goto(url(live_server, "paletti:setup"))
+    page.get_by_label("Name").nth(0).fill("Lou")
+    box = page.get_by_label("Show this match in the lobby")
+    expect(box).not_to_be_checked()
+    if listed:
+        box.check()
+    page.get_by_role("button", name="Start the match").click()
+    page.wait_for_url(re.compile(r"/en/paletti/[0-9a-f-]{36}/$"))
+    page.goto(url(live_server, "paletti:lobby"))
+    expect(page.locator("#lobby-playing .lobby-card")).to_have_count(1 if listed else 0)
+    if listed:
+        expect(page.locator("#lobby-playing")).to_contain_text("Lou")
     page.context.close()
