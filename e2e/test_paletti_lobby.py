@@ -208,6 +208,8 @@ def test_the_organiser_chooses_at_set_up_whether_the_lobby_shows_the_match(
     expect(box).not_to_be_checked()
     if listed:
         box.check()
+        box.scroll_into_view_if_needed()
+        page.screenshot(path=SHOTS / "setup-listed-1280.png")
     page.get_by_role("button", name="Start the match").click()
     page.wait_for_url(re.compile(r"/en/paletti/[0-9a-f-]{36}/$"))
     page.goto(url(live_server, "paletti:lobby"))
