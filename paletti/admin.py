@@ -28,8 +28,8 @@ class MatchActionInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ["identifier", "status", "version", "created_at", "updated_at"]
-    list_filter = ["status"]
+    list_display = ["identifier", "status", "listed", "version", "created_at", "updated_at"]
+    list_filter = ["status", "listed"]
     readonly_fields = [
         "identifier",
         "seed",

@@ -150,7 +150,9 @@ class MatchListView(MatchAPIView):
     base, z negative at the front; `"lane"`: 0–2 instead of `z` names a row; a set-up the
     server cannot read is a 400 naming the field at fault, `options.setup.columns.3.x`, and
     one the rules refuse a 400 whose `options.setup` gives the reason).
-    A `seed` replays a match exactly. Bots who act first have played when this answers.
+    A `seed` replays a match exactly. `listed` shows the match in the library's lobby,
+    where anyone may watch it and replay it once finished (off by default). Bots who act
+    first have played when this answers.
     """
 
     serializer_class = CreateMatchSerializer
@@ -197,6 +199,7 @@ class MatchListView(MatchAPIView):
                 seats=specs,
                 options=dict(data.get("options") or {}),
                 seed=data.get("seed"),
+                listed=data["listed"],
                 meter=lambda match_id: engine_time(request, match_id),
             )
         except EngineLimit as limit:

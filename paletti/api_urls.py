@@ -1,8 +1,9 @@
 from django.urls import path
 
-from . import api
+from . import api, lobby, replays
 
 urlpatterns = [
+    path("lobby/", lobby.LobbyView.as_view(), name="paletti-lobby"),
     path("matches/", api.MatchListView.as_view(), name="paletti-match-list"),
     path("matches/<uuid:match_id>/", api.MatchDetailView.as_view(), name="paletti-match-detail"),
     path(
@@ -14,6 +15,11 @@ urlpatterns = [
         "matches/<uuid:match_id>/updates/",
         api.MatchUpdatesView.as_view(),
         name="paletti-match-updates",
+    ),
+    path(
+        "matches/<uuid:match_id>/replay/",
+        replays.MatchReplayView.as_view(),
+        name="paletti-match-replay",
     ),
     path("matches/<uuid:match_id>/join/", api.MatchJoinView.as_view(), name="paletti-match-join"),
     path(

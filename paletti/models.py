@@ -50,6 +50,14 @@ class Match(models.Model):
     # before seats had links, which whoever holds its id plays, as then.
     organiser_digest = models.CharField(_("organiser's key"), max_length=64, blank=True)
     spectator_digest = models.CharField(_("spectators' key"), max_length=64, blank=True)
+    # Shown in the library's lobby (paletti.lobby), where anyone may watch it and replay it
+    # once finished. Off unless the organiser ticks it: the players are often children
+    # named on a screen in a public room, and a match stays private unless someone chose.
+    listed = models.BooleanField(
+        _("shown in the lobby"),
+        default=False,
+        help_text=_("Anyone in the library may watch it on the lobby's screen, and replay it."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 

@@ -9,7 +9,8 @@ time (`hmac.compare_digest`):
   and replaces, every link;
 - one per person playing on their own device: that seat's link acts for that seat;
 - the spectators' link: it shows the match and acts for nobody.
-A viewer holding none of them is refused: the match's id is in every address bar, every
+A viewer holding none of them is refused, unless the organiser listed the match in the
+lobby (then they are a spectator): the match's id is in every address bar, every
 log line and every Referer of the site's own pages, so it cannot be the key. A match
 stored before seats had secrets (no organiser's digest) is played, as then, by whoever
 holds its id.
@@ -194,7 +195,11 @@ def viewer_of(request, match: Match, seats: list[Seat], *, writing: bool = False
         if viewer.admitted:
             return viewer
         raise Refused(403, "csrf_failed", CSRF_FAILED)
-    return viewer | from_session
+    viewer = viewer | from_session
+    if match.listed and not viewer.admitted:
+        # Shown in the lobby: anyone watches it, as a spectator, who can do nothing.
+        viewer = viewer | Viewer(spectator=True)
+    return viewer
 
 
 def _header_viewer(match, seats, secret: str) -> Viewer:

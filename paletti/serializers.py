@@ -178,6 +178,12 @@ class CreateMatchSerializer(serializers.Serializer):
     )
     options = OptionsSerializer(required=False)
     seed = serializers.IntegerField(min_value=0, max_value=2**62, required=False)
+    listed = serializers.BooleanField(
+        default=False,
+        help_text="Shown in the library's lobby, where anyone may watch it (as a spectator) "
+        "and replay it once finished. Off by default: an unlisted match is reached only "
+        "through its links.",
+    )
 
     def validate_players(self, players):
         if not 2 <= len(players) <= 4:

@@ -96,6 +96,7 @@ def create_match(
     seats: list[SeatSpec],
     options: dict | None = None,
     seed: int | None = None,
+    listed: bool = False,
     meter=_no_meter,
 ):
     """A new match with its seats and secrets (`Outcome.secrets`, paletti.seats: the
@@ -108,7 +109,7 @@ def create_match(
     if seed is None:
         seed = random.SystemRandom().randrange(2**62)
     state = engine.new_match(seed, [s.name for s in seats], options or {})
-    match = Match(seed=seed, options=state.rules.options.to_json())
+    match = Match(seed=seed, options=state.rules.options.to_json(), listed=listed)
     seat_rows = [
         Seat(match=match, index=i, name=s.name, kind=s.kind, level=s.level, device=s.device)
         for i, s in enumerate(seats)
@@ -208,7 +209,8 @@ class EngineTurn:
 
 def _told(state: engine.State, seat: int, action: dict, by_bot: bool, result) -> dict:
     """What an action showed, as the log keeps it: its own frames (from t = 0) and events,
-    and its step: the seat, the action's type (and column or colour)."""
+    its step (the seat, the action's type, and column or colour) and the hash of the
+    state it led to, which a replay's rebuilt state must equal (paletti.replays)."""
     step = {"seat": seat, "by_bot": by_bot, "type": action.get("type")}
     for key in ("column", "colour"):
         if key in action:
@@ -216,7 +218,12 @@ def _told(state: engine.State, seat: int, action: dict, by_bot: bool, result) ->
     if action.get("type") == "pass":
         # A seal holder who passes keeps the seal: a new platform restarts the count.
         step["held_seal"] = state.rules.seal.holder == seat
-    return {"frames": list(result.frames), "events": list(result.events), "step": step}
+    return {
+        "frames": list(result.frames),
+        "events": list(result.events),
+        "step": step,
+        "hash": engine.state_hash(result.state),
+    }
 
 
 def join_told(told: list[dict]) -> tuple[list, list, list]:

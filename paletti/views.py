@@ -43,6 +43,7 @@ def setup(request):
             "seats": range(1, MAX_PLAYERS + 1),
             "arrangement": _arrangement(),
             "names": piece_names(),
+            "lobby_url": reverse("paletti:lobby"),
         },
     )
 

@@ -55,6 +55,8 @@ export function setupPayload(form, seats, count) {
       setup: Arrange ? Arrange.option(form) : data.get("setup") || "default",
     },
   };
+  // Shown in the library's lobby only when the organiser ticks it (off by default).
+  payload.listed = data.get("listed") === "on";
   if (data.get("seed")) payload.seed = Number(data.get("seed"));
   return payload;
 }
