@@ -94,7 +94,8 @@ def test_a_copy_on_loan_scanned_is_taken_back_with_its_contents_counted(
     }
     with translation.override("en"):
         page = client.post(reverse("lending:desk-copy", args=["J0001"]), data, follow=True)
-    assert "J0001 (Villa Paletti) is back from Nowak, incomplete: columns (1 of 20 missing)." in text(page)
+    back = "J0001 (Villa Paletti) is back from Nowak, incomplete: columns (1 of 20 missing)."
+    assert back in text(page)
     assert "Nothing borrowed now." in text(page)  # the household is still at the desk
     copy.refresh_from_db()
     assert copy.status == CopyStatus.INCOMPLETE
