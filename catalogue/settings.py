@@ -118,6 +118,7 @@ INSTALLED_APPS = [
     "games.scoring",
     "games.lending",
     "games.tournament",
+    "games.unimarc",
     "paletti",
 ]
 

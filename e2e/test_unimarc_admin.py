@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 from e2e.conftest import english_url as url
 from e2e.conftest import screenshot
 from games.models import Game
-from games.tests import unimarc_corpus as corpus
+from games.unimarc.tests import corpus
 
 
 def test_import_unimarc_from_the_admin(seeded_server, page, tmp_path):

@@ -8,9 +8,9 @@ field by field.
 import pymarc
 
 from games.models import Game
-from games.provenance import ImportedRecord
 
 from .mapping import EXPORTED_CUSTOM_FIELDS, LANGUAGES_639_1, ROLE_TO_CODE
+from .models import ImportedRecord
 from .writing import iso2709, marcxml
 
 # Leader/06 for each document type (the import's DOCUMENT_TYPES backwards).

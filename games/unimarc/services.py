@@ -38,7 +38,6 @@ from games.models import (
     Person,
     Publisher,
 )
-from games.provenance import ImportedRecord
 from games.signals import catalogue_changed, indexing_deferred
 from games.text import fold, slug_for
 
@@ -51,6 +50,7 @@ from .mapping import (
     map_record,
     status_from_pmb,
 )
+from .models import ImportedRecord
 from .reading import FileProblem, ReadRecord, read_file, sniff_format
 
 # Records per transaction (each record is a savepoint inside it).

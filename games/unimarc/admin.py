@@ -1,5 +1,7 @@
 """UNIMARC in the admin: the upload page (the import, as the command does it) and the
-export actions on the games' list. Wired into GameAdmin in games/admin.py."""
+export actions on the games' list. The catalogue's game admin knows nothing of them: this
+module, which the admin loads after the catalogue's own (the apps' order in the settings),
+registers the game admin again extended with them."""
 
 from django import forms
 from django.conf import settings
@@ -7,13 +9,16 @@ from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.template.response import TemplateResponse
+from django.urls import path
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .models import EsarCategory
-from .unimarc.export import export_unimarc
-from .unimarc.report import report_lines
-from .unimarc.services import ImportOptions, import_unimarc, record_count
+from games.admin import GameAdmin
+from games.models import EsarCategory, Game
+
+from .export import export_unimarc
+from .report import report_lines
+from .services import ImportOptions, import_unimarc, record_count
 
 # An upload larger than this is refused before it is read (about 30 000 PMB records).
 MAX_UPLOAD_BYTES = getattr(settings, "UNIMARC_MAX_UPLOAD_BYTES", 40 * 1024 * 1024)
@@ -98,7 +103,7 @@ def upload_view(model_admin, request):
         "report": report,
         "lines": lines,
     }
-    return TemplateResponse(request, "admin/games/game/import_unimarc.html", context)
+    return TemplateResponse(request, "admin/unimarc/import.html", context)
 
 
 def _download(queryset, file_format: str) -> HttpResponse:
@@ -118,3 +123,23 @@ def export_unimarc_iso2709(model_admin, request, queryset):
 @admin.action(description=_("Export as UNIMARC (XML)"), permissions=["view"])
 def export_unimarc_xml(model_admin, request, queryset):
     return _download(queryset, "xml")
+
+
+class UnimarcGameAdmin(GameAdmin):
+    """The catalogue's game admin with the UNIMARC import page (a button on the list,
+    beside the CSV import) and the two export actions."""
+
+    import_export_change_list_template = "admin/unimarc/change_list.html"
+    actions = [*GameAdmin.actions, export_unimarc_iso2709, export_unimarc_xml]
+
+    def get_urls(self):
+        upload = path(
+            "import-unimarc/",
+            self.admin_site.admin_view(lambda request: upload_view(self, request)),
+            name="games_game_import_unimarc",
+        )
+        return [upload, *super().get_urls()]
+
+
+admin.site.unregister(Game)
+admin.site.register(Game, UnimarcGameAdmin)

@@ -1,4 +1,7 @@
-"""Where a game came from when an import made it: what a re-import may update."""
+"""Where a game came from when the UNIMARC import made it: what a re-import may update.
+
+The table keeps the name it had when the catalogue's app held this model
+(``games_importedrecord``), so moving the model here changed no row."""
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -23,6 +26,7 @@ class ImportedRecord(models.Model):
     imported_at = models.DateTimeField(_("imported"), auto_now=True)
 
     class Meta:
+        db_table = "games_importedrecord"
         verbose_name = _("imported record")
         verbose_name_plural = _("imported records")
 

@@ -1,5 +1,5 @@
 """The UNIMARC import: mapping, encodings, duplicates, staff edits, atomic records and
-files that are not well formed. The records are built by ``unimarc_corpus`` in PMB's
+files that are not well formed. The records are built by ``corpus`` in PMB's
 export layout."""
 
 import io
@@ -12,9 +12,10 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.models import Game, ImportedRecord, Person, Publisher
-from games.tests import unimarc_corpus as corpus
+from games.models import Game, Person, Publisher
+from games.unimarc.models import ImportedRecord
 from games.unimarc.services import ImportOptions, import_unimarc
+from games.unimarc.tests import corpus
 
 pytestmark = pytest.mark.django_db
 
@@ -612,7 +613,7 @@ def test_the_admin_upload_refuses_more_records_than_a_request_has_time_for(esar,
     volunteer.groups.add(Group.objects.get(name="Ludothécaire"))
     client = Client()
     client.force_login(volunteer)
-    monkeypatch.setattr("games.admin_unimarc.MAX_UPLOAD_RECORDS", 2)
+    monkeypatch.setattr("games.unimarc.admin.MAX_UPLOAD_RECORDS", 2)
     for content in (corpus.iso(corpus.seeds()), corpus.xml(corpus.seeds())):
         response = upload(client, content, default_esar="A 400")
         assert response.status_code == 200
@@ -620,7 +621,7 @@ def test_the_admin_upload_refuses_more_records_than_a_request_has_time_for(esar,
         assert "The file holds 3 records; the admin imports at most 2 at a time" in page
         assert "manage.py import_unimarc" in page
         assert not Game.objects.exists()
-    monkeypatch.setattr("games.admin_unimarc.MAX_UPLOAD_RECORDS", 3)
+    monkeypatch.setattr("games.unimarc.admin.MAX_UPLOAD_RECORDS", 3)
     response = upload(client, corpus.iso(corpus.seeds()), default_esar="A 400")
     assert "3 created" in response.content.decode()
 
@@ -639,7 +640,7 @@ def test_records_under_any_namespace_prefix_count_against_the_upload_limit(esar,
     assert record_count(renamed.encode("utf-8")) == 3
     client = Client()
     client.force_login(User.objects.create_superuser("admin"))
-    monkeypatch.setattr("games.admin_unimarc.MAX_UPLOAD_RECORDS", 2)
+    monkeypatch.setattr("games.unimarc.admin.MAX_UPLOAD_RECORDS", 2)
     response = upload(client, renamed.encode("utf-8"), default_esar="A 400")
     assert "The file holds 3 records" in response.content.decode()
     assert not Game.objects.exists()
