@@ -432,6 +432,12 @@ SPECTACULAR_SETTINGS = {
 # forms would need (games/resources.py).
 IMPORT_EXPORT_IMPORT_PERMISSION_CODE = "change"
 
+# The PMB site the UNIMARC export writes for and the import reads from: its names for the
+# custom fields (900 $n $l $t), its item statuses (label, import code, loanable), sections,
+# locations and lender, key by key over games.unimarc.pmb.DEFAULT_SITE (docs/unimarc.md).
+# Empty: this project's defaults.
+UNIMARC_PMB_SITE = {}
+
 # Games with a playable module: catalogue slug → the URL name of its start page.
 PLAYABLE_GAMES = {"villa-paletti": "paletti:setup"}
 # Games with a score sheet (games.scoring): catalogue slug → the URL name of the sheet,

@@ -72,7 +72,7 @@ def test_title_other_title_roles_year_languages_and_ean(esar):
     )
     run(corpus.iso([record]))
     game = Game.objects.get()
-    assert game.title == "Alhambra : Le jeu de la cour"
+    assert game.title == "Alhambra\u00a0: Le jeu de la cour"  # French spacing, as the seeds
     assert [(c.person.name, c.role) for c in game.credits.all()] == [
         ("Dirk Henn", "author"),
         ("Michael Menzel", "illustrator"),
@@ -651,3 +651,34 @@ def test_a_dry_run_reads_each_record_against_the_catalogue_as_it_stands(esar):
     assert [o.action for o in report.outcomes] == ["created"] * 3
     assert not Game.objects.exists()
     assert not Person.objects.exists()
+
+
+def test_pmb_items_keep_location_and_section_apart_and_read_the_status_code(esar):
+    record = corpus.villa_paletti(
+        copies=[
+            {
+                "expl_cb": "J0001",
+                "statut_libelle": "Sorti",  # a site's own word, understood by its code
+                "statusdoc_codage_import": "p",
+                "location_libelle": "Ludothèque centrale",
+                "section_libelle": "Jeux d'adresse",
+            },
+            # the section a copy of ours without one is exported in: read back as none
+            {"expl_cb": "J0002", "section_libelle": "Jeux", "location_libelle": "Annexe"},
+        ]
+    )
+    # PMB's default item import reads a 995 alone (no 996): barcode, note, status code.
+    record.add_field(corpus.field("995", a="Ludothèque", f="J0003", u="boîte abîmée", o="r"))
+    report = run(corpus.iso([record]), dry_run=False)
+    assert report.outcomes[0].action == "created", report.outcomes[0].reason
+    copies = {c.barcode: c for c in Game.objects.get().copies.all()}
+    assert (copies["J0001"].location, copies["J0001"].section) == (
+        "Ludothèque centrale",
+        "Jeux d'adresse",
+    )
+    assert copies["J0001"].status == "on_loan"
+    assert (copies["J0002"].location, copies["J0002"].section) == ("Annexe", "")
+    assert copies["J0003"].status == "in_repair"
+    assert copies["J0003"].condition_note == "boîte abîmée"
+    # none of PMB's item subfields is left "unmapped"
+    assert not [line for line in report.outcomes[0].unmapped if line.startswith("99")]
