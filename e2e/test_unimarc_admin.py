@@ -12,7 +12,10 @@ from games.unimarc.tests import corpus
 def test_import_unimarc_from_the_admin(seeded_server, page, tmp_path):
     User.objects.create_superuser("boss", password="boss-pass-1")
     export = tmp_path / "pmb.iso"
-    export.write_bytes(corpus.iso([corpus.villa_paletti(title="Villa Paletti (2e boîte)")]))
+    record = corpus.villa_paletti(title="Villa Paletti (2e boîte)")
+    record.add_field(corpus.field("610", a="adresse"))
+    record.add_field(corpus.field("610", a="équilibre"))
+    export.write_bytes(corpus.iso([record]))
     page.goto(
         url(seeded_server, "admin:login")
         + "?next="
@@ -27,6 +30,9 @@ def test_import_unimarc_from_the_admin(seeded_server, page, tmp_path):
     page.get_by_role("button", name="Import").click()
     expect(page.locator(".unimarc-report")).to_contain_text(
         "200 $a → title: Villa Paletti (2e boîte)"
+    )
+    expect(page.locator(".unimarc-report")).to_contain_text(
+        "Unmapped 610 $a: 2 values, e.g. “adresse”."
     )
     expect(page.locator(".unimarc-report")).to_contain_text("Dry run, nothing changed: 1 created.")
     screenshot(page, "admin-unimarc-dry-run")

@@ -682,3 +682,28 @@ def test_pmb_items_keep_location_and_section_apart_and_read_the_status_code(esar
     assert copies["J0003"].condition_note == "boîte abîmée"
     # none of PMB's item subfields is left "unmapped"
     assert not [line for line in report.outcomes[0].unmapped if line.startswith("99")]
+
+
+def test_a_dry_run_sums_up_what_is_unmapped_in_one_line_a_tag(esar):
+    from games.unimarc.report import report_lines
+
+    records = []
+    for number in (1, 2, 3):
+        record = numbered(number)
+        record.add_field(corpus.field("300", a=f"Note générale {number}"))
+        record.add_field(corpus.field("610", a="adresse", _9="id:1"))
+        record.add_field(corpus.field("610", a="équilibre"))
+        record.add_field(corpus.field("900", a="Rouge", l="Couleur", n="couleur", t="text"))
+        records.append(record)
+    report = run(corpus.iso(records), dry_run=True)
+    with translation.override("en"):
+        lines = report_lines(report, verbose=True)
+    unmapped = [line for line in lines if "nmapped" in line]
+    assert unmapped == [
+        "Unmapped 300 $a: 3 values, e.g. “Note générale 1”.",
+        "Unmapped 610 $a: 6 values, e.g. “adresse”.",
+        "Unmapped 900 “couleur”: 3 values, e.g. “Rouge”.",
+    ]
+    with translation.override("pl"):
+        polish = [line for line in report_lines(report, verbose=True) if "610" in line]
+    assert polish == ["Nieprzeniesione 610 $a: 6 wartości, np. „adresse”."]
