@@ -42,3 +42,40 @@ def test_import_unimarc_from_the_admin(seeded_server, page, tmp_path):
     page.get_by_role("button", name="Import").click()
     expect(page.locator(".unimarc-report")).to_contain_text("Done: 1 created.")
     assert Game.objects.get(title="Villa Paletti (2e boîte)").copies.count() == 1
+
+
+def test_a_whole_catalogue_is_imported_in_the_background(
+    seeded_server, page, tmp_path, monkeypatch
+):
+    from django.core.management import call_command
+
+    monkeypatch.setattr("games.unimarc.admin.MAX_UPLOAD_RECORDS", 2)
+    User.objects.create_superuser("boss", password="boss-pass-1")
+    export = tmp_path / "catalogue.iso"
+    export.write_bytes(
+        corpus.iso(
+            [
+                corpus.villa_paletti(title=f"Villa Paletti ({n}e boîte)", notice_id=900 + n)
+                for n in (1, 2, 3)
+            ]
+        )
+    )
+    page.goto(
+        url(seeded_server, "admin:login")
+        + "?next="
+        + url(seeded_server, "admin:games_game_import_unimarc")
+    )
+    page.get_by_label("Username").fill("boss")
+    page.get_by_label("Password").fill("boss-pass-1")
+    page.keyboard.press("Enter")
+    page.get_by_label("UNIMARC file (ISO 2709 or XML)").set_input_files(str(export))
+    page.get_by_role("button", name="Import").click()
+    expect(page.get_by_role("status")).to_contain_text("waiting for the worker")
+    expect(page.get_by_role("status")).to_contain_text("0 of 3 records read.")
+    screenshot(page, "admin-unimarc-background-waiting")
+    call_command("db_worker", "--batch", "--no-startup-delay", "--interval", "0", verbosity=0)
+    # the page reads itself again every two seconds
+    expect(page.get_by_role("status")).to_contain_text("3 of 3 records read.", timeout=10_000)
+    expect(page.locator(".unimarc-report")).to_contain_text("Done: 3 created.")
+    screenshot(page, "admin-unimarc-background-done")
+    assert Game.objects.filter(title__startswith="Villa Paletti (").count() == 3

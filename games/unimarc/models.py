@@ -3,6 +3,7 @@
 The table keeps the name it had when the catalogue's app held this model
 (``games_importedrecord``), so moving the model here changed no row."""
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -32,3 +33,49 @@ class ImportedRecord(models.Model):
 
     def __str__(self):
         return f"{self.game} ← {self.source_id or '?'}"
+
+
+class ImportJobStatus(models.TextChoices):
+    QUEUED = "queued", _("waiting for the worker")
+    RUNNING = "running", _("importing")
+    DONE = "done", _("done")
+    FAILED = "failed", _("stopped by an error")
+
+
+class ImportJob(models.Model):
+    """A file uploaded in the admin, imported in the background by the task worker
+    (django-tasks' database backend) so that a whole catalogue never holds a web worker.
+    The file is kept in the database, where any worker can read it, until the import ends;
+    the report's lines stay for the progress page."""
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("uploaded by"),
+    )
+    created_at = models.DateTimeField(_("uploaded"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("ended"), null=True, blank=True)
+    file_name = models.CharField(_("file"), max_length=255)
+    content = models.BinaryField(_("content"), blank=True)
+    options = models.JSONField(_("options"), default=dict)
+    language = models.CharField(_("language"), max_length=10, default="en")
+    status = models.CharField(
+        _("status"), max_length=10, choices=ImportJobStatus.choices, default=ImportJobStatus.QUEUED
+    )
+    records = models.PositiveIntegerField(_("records"), default=0)
+    done = models.PositiveIntegerField(_("records read"), default=0)
+    lines = models.JSONField(_("report"), default=list)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("background import")
+        verbose_name_plural = _("background imports")
+
+    def __str__(self):
+        return f"{self.file_name} ({self.get_status_display()})"
+
+    @property
+    def percent(self) -> int:
+        return min(100, self.done * 100 // self.records) if self.records else 0

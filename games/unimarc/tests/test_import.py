@@ -3,7 +3,6 @@ files that are not well formed. The records are built by ``corpus`` in PMB's
 export layout."""
 
 import io
-import re
 
 import pytest
 from django.contrib.auth.models import Group, User
@@ -604,46 +603,6 @@ def test_the_history_of_a_new_game_holds_it_whole_as_reversion_writes_it(esar):
         )
         assert mine.serialized_data == version.serialized_data, version.object_repr
     assert ours.comment == "UNIMARC import"
-
-
-def test_the_admin_upload_refuses_more_records_than_a_request_has_time_for(esar, monkeypatch):
-    from django.test import Client
-
-    volunteer = User.objects.create_user("vol", is_staff=True)
-    volunteer.groups.add(Group.objects.get(name="Ludothécaire"))
-    client = Client()
-    client.force_login(volunteer)
-    monkeypatch.setattr("games.unimarc.admin.MAX_UPLOAD_RECORDS", 2)
-    for content in (corpus.iso(corpus.seeds()), corpus.xml(corpus.seeds())):
-        response = upload(client, content, default_esar="A 400")
-        assert response.status_code == 200
-        page = response.content.decode()
-        assert "The file holds 3 records; the admin imports at most 2 at a time" in page
-        assert "manage.py import_unimarc" in page
-        assert not Game.objects.exists()
-    monkeypatch.setattr("games.unimarc.admin.MAX_UPLOAD_RECORDS", 3)
-    response = upload(client, corpus.iso(corpus.seeds()), default_esar="A 400")
-    assert "3 created" in response.content.decode()
-
-
-def test_records_under_any_namespace_prefix_count_against_the_upload_limit(esar, monkeypatch):
-    from django.test import Client
-
-    from games.unimarc.services import record_count
-
-    content = corpus.xml(corpus.seeds()).decode("utf-8")
-    prefix = re.search(r"<(\w+):record", content)
-    renamed = content if prefix is None else content.replace(f"{prefix.group(1)}:", "złoty:")
-    if prefix is None:  # records in no namespace: give them a non-ASCII prefix
-        renamed = re.sub(r"<(/?)(\w+)([ >/])", r"<\1złoty:\2\3", content)
-        renamed = renamed.replace("<złoty:collection", '<złoty:collection xmlns:złoty="x"', 1)
-    assert record_count(renamed.encode("utf-8")) == 3
-    client = Client()
-    client.force_login(User.objects.create_superuser("admin"))
-    monkeypatch.setattr("games.unimarc.admin.MAX_UPLOAD_RECORDS", 2)
-    response = upload(client, renamed.encode("utf-8"), default_esar="A 400")
-    assert "The file holds 3 records" in response.content.decode()
-    assert not Game.objects.exists()
 
 
 def test_a_dry_run_reads_each_record_against_the_catalogue_as_it_stands(esar):
