@@ -20,7 +20,8 @@ run: $(STAMP) messages
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py createcachetable
 	$(PY) manage.py seed
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(PY) manage.py db_worker --no-reload & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+	  $(PY) manage.py runserver 127.0.0.1:8000; status=$$?; kill $$worker; exit $$status
 
 # Browser tests drive Debian's Chromium; install it when missing (never `playwright install`).
 e2e-browser:

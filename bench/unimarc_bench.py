@@ -26,7 +26,7 @@ if "DATABASE_URL" not in os.environ:
 
 
 def build(records: int, latin_share: float) -> bytes:
-    from games.tests import unimarc_corpus as corpus
+    from games.unimarc.tests import corpus
 
     chunks = []
     latin_every = int(1 / latin_share) if latin_share else 0

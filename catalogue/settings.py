@@ -114,10 +114,15 @@ INSTALLED_APPS = [
     "reversion",
     # Its system checks refuse a policy written in the settings format it no longer reads.
     "csp",
+    # Background tasks (the admin's UNIMARC imports), queued in the database and run by
+    # ``manage.py db_worker``.
+    "django_tasks",
+    "django_tasks_db",
     "games",
     "games.scoring",
     "games.lending",
     "games.tournament",
+    "games.unimarc",
     "paletti",
 ]
 
@@ -438,6 +443,14 @@ SPECTACULAR_SETTINGS = {
 # CSV import takes the permission to change games; each row then needs what the admin's
 # forms would need (games/resources.py).
 IMPORT_EXPORT_IMPORT_PERMISSION_CODE = "change"
+
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+# The PMB site the UNIMARC export writes for and the import reads from: its names for the
+# custom fields (900 $n $l $t), its item statuses (label, import code, loanable), sections,
+# locations and lender, key by key over games.unimarc.pmb.DEFAULT_SITE (docs/unimarc.md).
+# Empty: this project's defaults.
+UNIMARC_PMB_SITE = {}
 
 # Games with a playable module: catalogue slug → the URL name of its start page.
 PLAYABLE_GAMES = {"villa-paletti": "paletti:setup"}

@@ -12,7 +12,6 @@ from import_export.forms import SelectableFieldsExportForm
 from reversion.admin import VersionAdmin
 
 from .admin_inlines import MAX_INLINE_ROWS, BoundedInlineMixin
-from .admin_unimarc import export_unimarc_iso2709, export_unimarc_xml, upload_view
 from .lending.admin import ContentItemInline, CopyInline
 from .models import EsarCategory, Game, GameAuthor, Language, Person, Publisher, RuleSummary
 from .resources import GameResource
@@ -137,8 +136,6 @@ class GameAdmin(CheckedAutocompleteMixin, ImportExportModelAdmin, VersionAdmin):
     field, which another staff member's upload must not satisfy."""
 
     resource_classes = [GameResource]
-    import_export_change_list_template = "admin/games/game/change_list_unimarc.html"
-    actions = [export_unimarc_iso2709, export_unimarc_xml]
     export_form_class = TranslatedFieldsExportForm
     list_display = [
         "title",
@@ -178,16 +175,6 @@ class GameAdmin(CheckedAutocompleteMixin, ImportExportModelAdmin, VersionAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("summaries")
-
-    def get_urls(self):
-        from django.urls import path
-
-        unimarc = path(
-            "import-unimarc/",
-            self.admin_site.admin_view(lambda request: upload_view(self, request)),
-            name="games_game_import_unimarc",
-        )
-        return [unimarc, *super().get_urls()]
 
     def import_action(self, request, *args, **kwargs):
         response = super().import_action(request, *args, **kwargs)

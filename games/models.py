@@ -616,7 +616,3 @@ class CatalogueVersion(models.Model):
     def bump(cls):
         if not cls.objects.filter(pk=1).update(version=F("version") + 1, changed_at=timezone.now()):
             cls.objects.get_or_create(pk=1)
-
-
-# Models kept in their own modules, registered with the app here.
-from .provenance import ImportedRecord  # noqa: E402, F401

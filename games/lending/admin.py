@@ -24,7 +24,15 @@ class CopyInline(BoundedInlineMixin, admin.TabularInline):
     model = Copy
     extra = 0
     max_num = MAX_COPY_ROWS
-    fields = ["barcode", "call_number", "location", "status", "condition_note", "acquired"]
+    fields = [
+        "barcode",
+        "call_number",
+        "location",
+        "section",
+        "status",
+        "condition_note",
+        "acquired",
+    ]
 
 
 @admin.register(Copy)

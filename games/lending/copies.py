@@ -27,6 +27,9 @@ class Copy(models.Model):
     barcode = models.CharField(_("barcode"), max_length=50, unique=True)
     call_number = models.CharField(_("call number"), max_length=50, blank=True)
     location = models.CharField(_("location"), max_length=100, blank=True)
+    # The shelf's part of the collection ("Jeux de société", "Jeux d'adresse"), kept apart
+    # from the location as PMB keeps them (its sections and locations), so they travel back.
+    section = models.CharField(_("section"), max_length=100, blank=True)
     status = models.CharField(
         _("status"), max_length=20, choices=CopyStatus.choices, default=CopyStatus.AVAILABLE
     )

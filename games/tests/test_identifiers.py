@@ -10,10 +10,10 @@ from django.utils import translation
 from games.identifiers import EAN_CHECK_DIGIT
 from games.models import Game
 from games.resources import GameResource
-from games.tests import unimarc_corpus as corpus
 from games.tests.test_admin_hostile import change_form_data
 from games.tests.test_import_permissions import exported
 from games.unimarc.services import ImportOptions, import_unimarc
+from games.unimarc.tests import corpus
 
 pytestmark = pytest.mark.django_db
 

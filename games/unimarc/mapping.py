@@ -20,6 +20,7 @@ from games.lending.models import CopyStatus
 from games.models import AuthorRole, DocumentType
 from games.text import fold
 
+from . import pmb
 from .reading import NON_SORTING
 
 # Leader/06 (type of record) → the catalogue's document type. ``r`` is PMB's "objet à 3
@@ -125,22 +126,9 @@ DEFAULT_CUSTOM_FIELDS = {
     "boardgamegeek": "bgg_id",
     "bgg id": "bgg_id",
 }
-# What the export writes for each field: PMB's $n (name) and $l (label), the seeds'.
-EXPORTED_CUSTOM_FIELDS = {
-    "min_players": ("nb_joueurs_min", "Nombre minimum de joueurs", "integer"),
-    "max_players": ("nb_joueurs_max", "Nombre maximum de joueurs", "integer"),
-    "min_age": ("age_min", "Age minimum", "integer"),
-    "max_age": ("age_max", "Age maximum", "integer"),
-    "duration_minutes": ("duree", "Durée moyenne (minutes)", "integer"),
-    "esar": ("esar", "Catégorie ESAR", "text"),
-    "principle": ("principe", "Principe du jeu", "text"),
-    "pedagogical_analysis": ("analyse_pedagogique", "Analyse pédagogique", "text"),
-    "rules": ("regles", "Règles du jeu", "text"),
-    "contents": ("contenu", "Contenu", "text"),
-    "bgg_id": ("bgg_id", "BoardGameGeek", "integer"),
-}
-for _target, (_name, _label, _type) in EXPORTED_CUSTOM_FIELDS.items():
-    DEFAULT_CUSTOM_FIELDS.setdefault(" ".join(fold(_name).replace("_", " ").split()), _target)
+# The names and labels the export writes (games.unimarc.pmb: the PMB site's) are known too.
+for _target, _field in pmb.DEFAULT_SITE["custom_fields"].items():
+    DEFAULT_CUSTOM_FIELDS.setdefault(" ".join(fold(_field.name).replace("_", " ").split()), _target)
 
 
 def custom_field_key(text: str) -> str:
@@ -149,8 +137,13 @@ def custom_field_key(text: str) -> str:
 
 
 def custom_field_mapping(extra: dict[str, str] | None = None) -> dict[str, str]:
-    """The defaults, then settings.UNIMARC_CUSTOM_FIELDS, then ``extra`` (the command's)."""
+    """The defaults, the PMB site's names and labels (``pmb.site()``, what the export
+    writes), then settings.UNIMARC_CUSTOM_FIELDS, then ``extra`` (the command's)."""
     mapping = dict(DEFAULT_CUSTOM_FIELDS)
+    for target, custom in pmb.site()["custom_fields"].items():
+        if custom is not None:
+            mapping[custom_field_key(custom.name)] = target
+            mapping[custom_field_key(custom.label)] = target
     for source in (getattr(settings, "UNIMARC_CUSTOM_FIELDS", {}), extra or {}):
         for name, target in source.items():
             if target not in CUSTOM_FIELD_TARGETS:
@@ -169,7 +162,7 @@ class CopyData:
     barcode: str = ""
     call_number: str = ""
     status: str = ""
-    status_code: str = ""  # this site's own status, which its export writes
+    status_code: str = ""  # the PMB site's import code (995 $o, statusdoc_codage_import)
     location: str = ""
     section: str = ""
     note: str = ""
@@ -294,8 +287,12 @@ def _title(record, data, used):
         titles = subfields(one, "a")
         others = subfields(one, "e")
         if titles:
+            # "Title : other title" as the catalogue writes it, a no-break space before the
+            # colon as French does (the export splits it back).
             data.give(
-                "title", " : ".join([titles[0], *others]), "200 $a" + (" $e" if others else "")
+                "title",
+                "\u00a0: ".join([titles[0], *others]),
+                "200 $a" + (" $e" if others else ""),
             )
         used.update({("200", "a"), ("200", "e")})
         responsibility = subfields(one, "f")
@@ -457,32 +454,51 @@ def _notes(record, data, used):
             data.give("contents", ", ".join(parts), "215 $a $e")
 
 
+# The subfields of 995 and 996 that PMB writes (``export_traite_exemplaires`` and
+# ``processing_expl``) and the import reads or knows to repeat what it reads.
+COPY_SUBFIELDS = {"995": set("abcfkoqru"), "996": set("abefkmnruvwxy0123") | {"9"}}
+
+
 def _copies(record, data, used):
-    """995 ($f barcode, $k call number), each followed by its 996 ($9 key:value for each
-    of PMB's item columns; statut_libelle, location_libelle, section_libelle…)."""
+    """995 ($f barcode, $k call number, $u note, $o status code), each followed by its 996:
+    the same item's letters ($v location, $x section, $1 status, $2 its code) and, in $9,
+    each of PMB's item columns as ``name:value`` (statut_libelle, location_libelle,
+    section_libelle…), which win where both are given."""
     for one in record.fields:
         if one.tag == "995":
             data.copies.append(
                 CopyData(
-                    barcode=(subfields(one, "f") or [""])[0],
-                    call_number=(subfields(one, "k") or [""])[0],
+                    barcode=_first(one, "f"),
+                    call_number=_first(one, "k"),
+                    note=_first(one, "u"),
+                    status_code=_first(one, "o"),
                 )
             )
-            used.update({("995", "f"), ("995", "k")})
+            used.update(("995", code) for code in COPY_SUBFIELDS["995"])
         elif one.tag == "996" and data.copies:
             copy = data.copies[-1]
             columns = dict(value.split(":", 1) for value in subfields(one, "9") if ":" in value)
-            copy.barcode = copy.barcode or columns.get("expl_cb", "")
-            copy.call_number = copy.call_number or columns.get("expl_cote", "")
-            copy.status = columns.get("statut_libelle", "")
-            copy.status_code = columns.get("statut_code", "")
-            copy.location = columns.get("location_libelle", "")
-            copy.section = columns.get("section_libelle", "")
-            copy.note = columns.get("expl_note", "") or columns.get("expl_comment", "")
+            copy.barcode = copy.barcode or columns.get("expl_cb", "") or _first(one, "f")
+            copy.call_number = copy.call_number or columns.get("expl_cote", "") or _first(one, "k")
+            copy.status = columns.get("statut_libelle", "") or _first(one, "1")
+            # statut_code: this site's own status, as its exports wrote it before PMB's codes.
+            copy.status_code = (
+                columns.get("statusdoc_codage_import", "")
+                or _first(one, "2")
+                or columns.get("statut_code", "")
+                or copy.status_code
+            )
+            copy.location = columns.get("location_libelle", "") or _first(one, "v")
+            copy.section = columns.get("section_libelle", "") or _first(one, "x")
+            copy.note = columns.get("expl_note", "") or columns.get("expl_comment", "") or copy.note
             copy.acquired = columns.get("create_date", "")[:10]
-            used.add(("996", "9"))
+            used.update(("996", code) for code in COPY_SUBFIELDS["996"])
     if data.copies:
         data.mapped.append(("995/996", "copies", ", ".join(c.barcode or "?" for c in data.copies)))
+
+
+def _first(one: pymarc.Field, code: str) -> str:
+    return (subfields(one, code) or [""])[0]
 
 
 # PMB's item statuses are each site's own labels; these words (folded) say which of ours
@@ -497,8 +513,12 @@ PMB_STATUS_WORDS = [
 
 
 def status_from_pmb(label: str, code: str = "") -> tuple[str, bool]:
-    """(status, understood) for PMB's statut_libelle (or this site's own statut_code)."""
-    if code in CopyStatus.values:
+    """(status, understood) for PMB's statut_libelle and its import code: the code when
+    the PMB site's statuses (``pmb.site()``) give it one of ours, else the label's words."""
+    from_code = pmb.status_for_code(code)
+    if from_code in CopyStatus.values:
+        return from_code, True
+    if code in CopyStatus.values:  # this site's own status, as its earlier exports wrote it
         return code, True
     folded = fold(label or "")
     for pattern, status in PMB_STATUS_WORDS:

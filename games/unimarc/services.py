@@ -38,10 +38,10 @@ from games.models import (
     Person,
     Publisher,
 )
-from games.provenance import ImportedRecord
 from games.signals import catalogue_changed, indexing_deferred
 from games.text import fold, slug_for
 
+from . import pmb
 from .mapping import (
     GAME_TYPES,
     LEADER_TYPE_NAMES,
@@ -51,6 +51,7 @@ from .mapping import (
     map_record,
     status_from_pmb,
 )
+from .models import ImportedRecord
 from .reading import FileProblem, ReadRecord, read_file, sniff_format
 
 # Records per transaction (each record is a savepoint inside it).
@@ -428,6 +429,7 @@ def copies_to_add(game: Game, data: GameData, outcome: RecordOutcome, known: dic
     (``known``: barcode → the game, or its pk, that has it). A copy already known is left
     as the desk keeps it; a barcode on another game is noted."""
     new, seen = [], set()
+    default_section = pmb.site()["default_section"]
     for copy in data.copies:
         if not copy.barcode:
             outcome.notes.append(_("A copy without a barcode (995 $f): left out."))
@@ -451,13 +453,15 @@ def copies_to_add(game: Game, data: GameData, outcome: RecordOutcome, known: dic
             acquired = date.fromisoformat(copy.acquired) if copy.acquired else None
         except ValueError:
             acquired = None
-        location = " — ".join(part for part in (copy.location, copy.section) if part)
+        # The section the export gives a copy without one reads back as none.
+        section = "" if copy.section == default_section else copy.section
         new.append(
             Copy(
                 game=game,
                 barcode=copy.barcode[:50],
                 call_number=copy.call_number[:50],
-                location=location[:100],
+                location=copy.location[:100],
+                section=section[:100],
                 status=status,
                 condition_note=note,
                 acquired=acquired,

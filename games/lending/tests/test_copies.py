@@ -10,9 +10,9 @@ from rest_framework.test import APIClient
 
 from games.lending.models import Copy, CopyStatus
 from games.models import Game
-from games.tests import unimarc_corpus as corpus
 from games.unimarc.mapping import status_from_pmb
 from games.unimarc.services import ImportOptions, import_unimarc
+from games.unimarc.tests import corpus
 
 pytestmark = pytest.mark.django_db
 

@@ -1,9 +1,8 @@
 """The UNIMARC import: mapping, encodings, duplicates, staff edits, atomic records and
-files that are not well formed. The records are built by ``unimarc_corpus`` in PMB's
+files that are not well formed. The records are built by ``corpus`` in PMB's
 export layout."""
 
 import io
-import re
 
 import pytest
 from django.contrib.auth.models import Group, User
@@ -12,9 +11,10 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.models import Game, ImportedRecord, Person, Publisher
-from games.tests import unimarc_corpus as corpus
+from games.models import Game, Person, Publisher
+from games.unimarc.models import ImportedRecord
 from games.unimarc.services import ImportOptions, import_unimarc
+from games.unimarc.tests import corpus
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +71,7 @@ def test_title_other_title_roles_year_languages_and_ean(esar):
     )
     run(corpus.iso([record]))
     game = Game.objects.get()
-    assert game.title == "Alhambra : Le jeu de la cour"
+    assert game.title == "Alhambra\u00a0: Le jeu de la cour"  # French spacing, as the seeds
     assert [(c.person.name, c.role) for c in game.credits.all()] == [
         ("Dirk Henn", "author"),
         ("Michael Menzel", "illustrator"),
@@ -605,48 +605,64 @@ def test_the_history_of_a_new_game_holds_it_whole_as_reversion_writes_it(esar):
     assert ours.comment == "UNIMARC import"
 
 
-def test_the_admin_upload_refuses_more_records_than_a_request_has_time_for(esar, monkeypatch):
-    from django.test import Client
-
-    volunteer = User.objects.create_user("vol", is_staff=True)
-    volunteer.groups.add(Group.objects.get(name="Ludothécaire"))
-    client = Client()
-    client.force_login(volunteer)
-    monkeypatch.setattr("games.admin_unimarc.MAX_UPLOAD_RECORDS", 2)
-    for content in (corpus.iso(corpus.seeds()), corpus.xml(corpus.seeds())):
-        response = upload(client, content, default_esar="A 400")
-        assert response.status_code == 200
-        page = response.content.decode()
-        assert "The file holds 3 records; the admin imports at most 2 at a time" in page
-        assert "manage.py import_unimarc" in page
-        assert not Game.objects.exists()
-    monkeypatch.setattr("games.admin_unimarc.MAX_UPLOAD_RECORDS", 3)
-    response = upload(client, corpus.iso(corpus.seeds()), default_esar="A 400")
-    assert "3 created" in response.content.decode()
-
-
-def test_records_under_any_namespace_prefix_count_against_the_upload_limit(esar, monkeypatch):
-    from django.test import Client
-
-    from games.unimarc.services import record_count
-
-    content = corpus.xml(corpus.seeds()).decode("utf-8")
-    prefix = re.search(r"<(\w+):record", content)
-    renamed = content if prefix is None else content.replace(f"{prefix.group(1)}:", "złoty:")
-    if prefix is None:  # records in no namespace: give them a non-ASCII prefix
-        renamed = re.sub(r"<(/?)(\w+)([ >/])", r"<\1złoty:\2\3", content)
-        renamed = renamed.replace("<złoty:collection", '<złoty:collection xmlns:złoty="x"', 1)
-    assert record_count(renamed.encode("utf-8")) == 3
-    client = Client()
-    client.force_login(User.objects.create_superuser("admin"))
-    monkeypatch.setattr("games.admin_unimarc.MAX_UPLOAD_RECORDS", 2)
-    response = upload(client, renamed.encode("utf-8"), default_esar="A 400")
-    assert "The file holds 3 records" in response.content.decode()
-    assert not Game.objects.exists()
-
-
 def test_a_dry_run_reads_each_record_against_the_catalogue_as_it_stands(esar):
     report = run(corpus.iso([numbered(1), numbered(2), numbered(1)]), dry_run=True)
     assert [o.action for o in report.outcomes] == ["created"] * 3
     assert not Game.objects.exists()
     assert not Person.objects.exists()
+
+
+def test_pmb_items_keep_location_and_section_apart_and_read_the_status_code(esar):
+    record = corpus.villa_paletti(
+        copies=[
+            {
+                "expl_cb": "J0001",
+                "statut_libelle": "Sorti",  # a site's own word, understood by its code
+                "statusdoc_codage_import": "p",
+                "location_libelle": "Ludothèque centrale",
+                "section_libelle": "Jeux d'adresse",
+            },
+            # the section a copy of ours without one is exported in: read back as none
+            {"expl_cb": "J0002", "section_libelle": "Jeux", "location_libelle": "Annexe"},
+        ]
+    )
+    # PMB's default item import reads a 995 alone (no 996): barcode, note, status code.
+    record.add_field(corpus.field("995", a="Ludothèque", f="J0003", u="boîte abîmée", o="r"))
+    report = run(corpus.iso([record]), dry_run=False)
+    assert report.outcomes[0].action == "created", report.outcomes[0].reason
+    copies = {c.barcode: c for c in Game.objects.get().copies.all()}
+    assert (copies["J0001"].location, copies["J0001"].section) == (
+        "Ludothèque centrale",
+        "Jeux d'adresse",
+    )
+    assert copies["J0001"].status == "on_loan"
+    assert (copies["J0002"].location, copies["J0002"].section) == ("Annexe", "")
+    assert copies["J0003"].status == "in_repair"
+    assert copies["J0003"].condition_note == "boîte abîmée"
+    # none of PMB's item subfields is left "unmapped"
+    assert not [line for line in report.outcomes[0].unmapped if line.startswith("99")]
+
+
+def test_a_dry_run_sums_up_what_is_unmapped_in_one_line_a_tag(esar):
+    from games.unimarc.report import report_lines
+
+    records = []
+    for number in (1, 2, 3):
+        record = numbered(number)
+        record.add_field(corpus.field("300", a=f"Note générale {number}"))
+        record.add_field(corpus.field("610", a="adresse", _9="id:1"))
+        record.add_field(corpus.field("610", a="équilibre"))
+        record.add_field(corpus.field("900", a="Rouge", l="Couleur", n="couleur", t="text"))
+        records.append(record)
+    report = run(corpus.iso(records), dry_run=True)
+    with translation.override("en"):
+        lines = report_lines(report, verbose=True)
+    unmapped = [line for line in lines if "nmapped" in line]
+    assert unmapped == [
+        "Unmapped 300 $a: 3 values, e.g. “Note générale 1”.",
+        "Unmapped 610 $a: 6 values, e.g. “adresse”.",
+        "Unmapped 900 “couleur”: 3 values, e.g. “Rouge”.",
+    ]
+    with translation.override("pl"):
+        polish = [line for line in report_lines(report, verbose=True) if "610" in line]
+    assert polish == ["Nieprzeniesione 610 $a: 6 wartości, np. „adresse”."]

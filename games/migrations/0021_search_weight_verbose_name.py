@@ -5,7 +5,7 @@ from django.db import migrations
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0019_copies_move_to_lending"),
+        ("games", "0020_imported_record_moves_to_unimarc"),
     ]
 
     operations = [
