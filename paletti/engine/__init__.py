@@ -69,6 +69,7 @@ from .rules import (
     new_match,
     placement_range,
     placement_spots,
+    skip_kind,
 )
 from .setup import SetupError, default_setup, random_setup, validate_setup
 from .store import (
@@ -106,6 +107,7 @@ __all__ = [
     "placement_spots",
     "random_setup",
     "replay",
+    "skip_kind",
     "snapshot",
     "snapshot_and_hash",
     "state_hash",

@@ -43,6 +43,7 @@ from .lays import (
     lay_problem,
 )
 from .play import apply_action, legal_actions
+from .skips import skip_kind
 from .positions import (
     POSITION_GRID,
     in_area,
@@ -101,6 +102,7 @@ __all__ = [
     "placement_candidates",
     "placement_problem",
     "placement_spots",
+    "skip_kind",
     "placement_range",
     "scores",
     "stack_top",
