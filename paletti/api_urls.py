@@ -15,6 +15,9 @@ urlpatterns = [
         api.MatchUpdatesView.as_view(),
         name="paletti-match-updates",
     ),
+    path(
+        "matches/<uuid:match_id>/clock/", api.MatchClockView.as_view(), name="paletti-match-clock"
+    ),
     path("matches/<uuid:match_id>/join/", api.MatchJoinView.as_view(), name="paletti-match-join"),
     path(
         "matches/<uuid:match_id>/links/<str:which>/",

@@ -43,7 +43,6 @@ from .lays import (
     lay_problem,
 )
 from .play import apply_action, legal_actions
-from .skips import skip_kind
 from .positions import (
     POSITION_GRID,
     in_area,
@@ -54,6 +53,7 @@ from .positions import (
     placement_spots,
     stack_top,
 )
+from .skips import skip_kind
 from .state import (
     RULES_VERSION,
     ActionResult,
