@@ -71,6 +71,10 @@ ACTION_SHAPE = {
 
 REFUSALS = {
     "stale_version": STALE_VERSION,
+    "no_skip": gettext_lazy(
+        "This turn cannot be skipped now (a choice only its player can make): hand the "
+        "seat to a bot instead."
+    ),
     "skip_by_clock": gettext_lazy(
         "A turn is skipped only when its player is out of time, by another player's choice."
     ),

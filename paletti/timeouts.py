@@ -7,6 +7,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from . import engine, services, timing
+from .messages import REFUSALS
 from .models import BotLevel, ClockEventKind, Match, Seat, SeatDevice, SeatKind
 from .seats import SPECTATING, Refused, Viewer
 
@@ -22,10 +23,7 @@ OWN_SEAT = _(
 REASONS = {
     "no_clock": _("This match is played without a clock."),
     "not_out_of_time": _("Nobody is out of time: the seat to act still has time left."),
-    "no_skip": _(
-        "This turn cannot be skipped now (a choice only its player can make): hand the "
-        "seat to a bot instead."
-    ),
+    "no_skip": REFUSALS["no_skip"],
 }
 
 
