@@ -11,10 +11,14 @@ import { narrate, showError } from "./narration.js";
 import { game, mine, seatName } from "./state.js";
 
 const TICK_MS = 250;
+// How often a device whose own seat is out of time asks whether the others chose (it does
+// not follow the match otherwise while it is its own turn: follow.js).
+const WATCH_MS = 2000;
 
 // The page's handler for an answer (main.js), given at start: every import points one way.
 let apply = null;
 let timer = null;
+let watch = null;
 let shownAt = 0; // when this page received the clock it shows (performance.now)
 let asking = false;
 let told = null; // the clock events already told on this page
@@ -36,6 +40,7 @@ function left(bank) {
 export function showClock(state) {
   const box = game.root.querySelector("#clock");
   clearInterval(timer);
+  clearTimeout(watch);
   if (!box) return;
   const clock = state.clock;
   box.hidden = !clock;
@@ -45,6 +50,9 @@ export function showClock(state) {
   render(box, state);
   if (clock.running !== null && clock.out_of_time === null && state.status === "playing") {
     timer = setInterval(() => tick(box, state), TICK_MS);
+  }
+  if (clock.out_of_time !== null && mine(clock.out_of_time) && state.status === "playing") {
+    watch = setTimeout(ask, WATCH_MS);
   }
 }
 
@@ -108,19 +116,31 @@ function tick(box, state) {
   }
 }
 
-// The bank ran out on this page: the server says whether it did (and writes it down).
+// The bank ran out on this page, or this device waits for the others' choice: the server
+// says what happened since (the moves, animated and told, as a following device is), or
+// how the clock stands (and writes down who is out of time).
 async function ask() {
   if (asking) return;
-  asking = true;
-  const result = await api(game.root.dataset.api);
-  asking = false;
-  if (!result.ok) return;
-  if (game.busy || result.data.version !== game.state.version) {
-    // An answer is on its way: it brings the clock along.
-    setTimeout(ask, 1000);
+  if (game.busy) {
+    watch = setTimeout(ask, 1000);
     return;
   }
-  apply({ state: result.data, frames: [], events: [], steps: [] }, false);
+  asking = true;
+  const since = game.state.version;
+  const moved = await api(game.root.dataset.updates + "?since=" + since);
+  const result = moved.ok && moved.data.state ? null : await api(game.root.dataset.api);
+  asking = false;
+  if (game.busy || since !== game.state.version) return; // an answer came meanwhile
+  if (moved.ok && moved.data.state) {
+    apply({ state: moved.data.state, frames: moved.data.frames, events: moved.data.events, steps: moved.data.steps }, false);
+  } else if (result && result.ok) {
+    apply({ state: result.data, frames: [], events: [], steps: [] }, false);
+  } else if ([403, 404, 410].includes((result || moved).status)) {
+    // The seat was handed to a bot (its link no longer plays), or the match is gone.
+    showError((result || moved).data.detail || gettext("This match can no longer be followed."));
+  } else {
+    watch = setTimeout(ask, WATCH_MS);
+  }
 }
 
 async function choose(choice) {
