@@ -144,3 +144,37 @@ def test_a_clock_runs_out_and_the_others_skip_then_hand_the_seat_to_a_bot(
     # Bo's phone, following the match, is told its link no longer plays.
     expect(bo.locator("#error")).not_to_be_empty(timeout=8000)
     assert "#" not in urlsplit(bo.url).path
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_set_up_form_offers_a_clock_on_when_someone_plays_on_their_own_device(
+    seeded_server, browser, width
+):
+    page = device(browser, width, phone=width < 500)
+    page.goto(f"{seeded_server.url}/en/paletti/?seed=42")
+    clock = page.locator("#clock-choice")
+    expect(clock.get_by_label("no clock")).to_be_checked()
+    page.get_by_label("Played by").nth(1).select_option(
+        label="a person on their own phone or tablet"
+    )
+    relaxed = clock.get_by_label("relaxed: 5 minutes, plus 30 seconds a turn (at most 5 minutes)")
+    expect(relaxed).to_be_checked()
+    quick = clock.get_by_label("quick: 2 minutes, plus 15 seconds a turn (at most 3 minutes)")
+    quick.check()
+    clock.scroll_into_view_if_needed()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    clock.screenshot(path=SHOTS / f"setup-clock-{width}.png")
+    page.get_by_role("button", name="Start the match").click()
+    page.wait_for_url(re.compile(r"/en/paletti/[0-9a-f-]{36}/$"))
+    expect(page.locator("#clock .clock-bank")).to_have_count(2)
+    expect(page.locator("#clock .clock-bank.running .clock-time")).to_have_text(
+        re.compile(r"^[12]:\d\d$")
+    )
+    match_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    state = page.request.get(f"{seeded_server.url}/api/paletti/matches/{match_id}/").json()
+    assert state["clock"]["preset"] == "quick"
+    # The same clock, in French, on the organiser's screen.
+    page.goto(f"{seeded_server.url}/fr/paletti/{match_id}/")
+    expect(page.locator("#clock .clock-heading")).to_have_text("Temps restant")
+    shot(page, "countdown-fr")
+    page.context.close()
