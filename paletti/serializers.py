@@ -270,7 +270,7 @@ class BankSerializer(serializers.Serializer):
 
 class ClockEventSerializer(serializers.Serializer):
     version = serializers.IntegerField(help_text="The match's version it happened at.")
-    kind = serializers.ChoiceField(choices=["out_of_time", "skipped", "handed_to_bot"])
+    kind = serializers.CharField(help_text="`out_of_time`, `skipped` or `handed_to_bot`.")
     seat = serializers.IntegerField()
     text = serializers.CharField()
 

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import engine, services, timing
 from .messages import REFUSALS
-from .models import BotLevel, ClockEventKind, Match, Seat, SeatDevice, SeatKind
+from .models import BotLevel, ClockEventKind, Match, SeatDevice, SeatKind
 from .seats import SPECTATING, Refused, Viewer
 
 SKIP = "skip"
@@ -74,16 +74,18 @@ def skip_turn(*, match: Match, version: int, viewer: Viewer, meter=None) -> serv
 
 def hand_to_bot(*, match: Match, version: int, viewer: Viewer, meter=None) -> services.Outcome:
     """The seat out of time becomes a careful bot from now on (its link stops working),
-    and plays at once."""
+    and plays at once. The seat's change, its clock event and the bot's turns are stored
+    together: if the bot cannot play now (the engine's limit, another request first),
+    nothing is changed."""
     seat = _check(match, version, viewer)
     timing.record(match, ClockEventKind.OUT_OF_TIME, seat, version)
-    with transaction.atomic():
-        changed = Seat.objects.filter(match=match, index=seat, kind=SeatKind.HUMAN).update(
-            kind=SeatKind.BOT, level=BotLevel.CAREFUL, device=SeatDevice.SHARED, key_digest=""
-        )
-        if not changed or not Match.objects.filter(pk=match.pk, version=version).exists():
-            raise services.StaleVersion(match.version)
-        timing.record(match, ClockEventKind.HANDED_TO_BOT, seat, version, by=_chooser(viewer))
-    fresh = services.get_match(match.pk)
+    row = services.seats_of(match)[seat]  # the match's own row: the engine sees the bot
+    row.kind, row.level = SeatKind.BOT, BotLevel.CAREFUL
+    row.device, row.key_digest = SeatDevice.SHARED, ""
     kwargs = {"meter": meter} if meter else {}
-    return services.let_bots_play(match=fresh, **kwargs)
+    with transaction.atomic():
+        if not Match.objects.select_for_update().filter(pk=match.pk, version=version).exists():
+            raise services.StaleVersion(match.version)
+        row.save(update_fields=["kind", "level", "device", "key_digest"])
+        timing.record(match, ClockEventKind.HANDED_TO_BOT, seat, version, by=_chooser(viewer))
+        return services.let_bots_play(match=match, **kwargs)

@@ -48,6 +48,7 @@ def test_every_operation_documents_server_errors_and_throttled_ones_429(schema):
         ("post", "/api/paletti/matches/{match_id}/actions/"),
         ("post", "/api/paletti/matches/{match_id}/join/"),
         ("post", "/api/paletti/matches/{match_id}/links/{which}/"),
+        ("post", "/api/paletti/matches/{match_id}/clock/"),
     }
     for path, method, operation in operations(schema):
         codes = set(operation["responses"])

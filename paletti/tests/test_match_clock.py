@@ -170,3 +170,24 @@ def test_the_organiser_may_hand_a_seat_out_of_time_to_a_careful_bot(now):
     assert data["state"]["clock"]["running"] != CY
     # Cy's link no longer acts for anything.
     assert detail(cy, match_id).status_code == 403
+
+
+def test_a_hand_over_the_bot_cannot_play_now_changes_nothing(now):
+    from paletti import timeouts
+    from paletti.models import Seat
+    from paletti.seats import Viewer
+
+    body = quick_match(client())
+    now[0] += QUICK_BANK + 1
+    match = services.get_match(body["id"])
+
+    def engine_refused(_match_id):
+        raise RuntimeError("over this address's engine budget")
+
+    with pytest.raises(RuntimeError):
+        timeouts.hand_to_bot(
+            match=match, version=0, viewer=Viewer(organiser=True), meter=engine_refused
+        )
+    assert Seat.objects.get(match_id=body["id"], index=CY).kind == "human"
+    assert not ClockEvent.objects.filter(match_id=body["id"], kind="handed_to_bot").exists()
+    assert stored(body["id"])[0] == 0
