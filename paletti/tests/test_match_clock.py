@@ -191,3 +191,28 @@ def test_a_hand_over_the_bot_cannot_play_now_changes_nothing(now):
     assert Seat.objects.get(match_id=body["id"], index=CY).kind == "human"
     assert not ClockEvent.objects.filter(match_id=body["id"], kind="handed_to_bot").exists()
     assert stored(body["id"])[0] == 0
+
+
+def test_a_malformed_choice_is_a_clear_400_and_an_unknown_match_a_404():
+    organiser = client()
+    body = quick_match(organiser)
+    url = reverse("api:paletti-match-clock", kwargs={"match_id": body["id"]})
+    for payload in (
+        {"version": 0, "choice": "nap"},
+        {"version": -1, "choice": "skip"},
+        {"version": 0, "choice": "skip", "seat": 1},
+        {"choice": "bot"},
+        [],
+    ):
+        response = organiser.post(url, payload, format="json")
+        assert response.status_code == 400, (payload, response.content)
+    response = organiser.post(url, "{not json", content_type="application/json")
+    assert response.status_code == 400
+    assert client().post(url, {"version": 0, "choice": "skip"}, format="json").status_code == 403
+    unknown = reverse(
+        "api:paletti-match-clock", kwargs={"match_id": "00000000-0000-0000-0000-000000000000"}
+    )
+    assert (
+        organiser.post(unknown, {"version": 0, "choice": "skip"}, format="json").status_code == 404
+    )
+    assert stored(body["id"])[0] == 0
