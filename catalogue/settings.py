@@ -409,6 +409,10 @@ PALETTI_ENGINE_LIMITS = {
     "seconds_per_minute": env.limit("DJANGO_ENGINE_SECONDS_PER_MINUTE", "20"),
 }
 
+# The turn clock's test-only preset "tiny" (a 3 s bank: paletti.clock), refused unless set:
+# browser tests switch it on to see a seat run out of time.
+PALETTI_TINY_CLOCK = env.bool("DJANGO_PALETTI_TINY_CLOCK", False)
+
 # Admin logins: after 5 failures for one user name from one address, that pair is locked
 # out for 15 minutes (django-axes); other addresses and other users are not affected.
 # The failures are counted in the database (axes' own handler: one row per user name and

@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from .models import Match, MatchAction, Seat
+from .models import ClockEvent, Match, MatchAction, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -26,6 +26,18 @@ class MatchActionInline(admin.TabularInline):
         return False
 
 
+class ClockEventInline(admin.TabularInline):
+    """The turn clock's events in the match's log (paletti.timing)."""
+
+    model = ClockEvent
+    extra = 0
+    can_delete = False
+    readonly_fields = ["version", "kind", "seat", "by", "at"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
     list_display = ["identifier", "status", "listed", "version", "created_at", "updated_at"]
@@ -40,7 +52,7 @@ class MatchAdmin(admin.ModelAdmin):
         "created_at",
     ]
     exclude = ["snapshot"]
-    inlines = [SeatInline, MatchActionInline]
+    inlines = [SeatInline, MatchActionInline, ClockEventInline]
 
     def has_add_permission(self, request):
         return False

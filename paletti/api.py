@@ -23,11 +23,12 @@ from rest_framework.views import APIView
 from catalogue.errors import RETRY_AFTER_SECONDS
 from catalogue.parsers import StrictJSONParser
 
-from . import engine, messages, seats, services
+from . import engine, messages, seats, services, timeouts
 from .engine.rules import shape
 from .models import Match
 from .serializers import (
     ActionRequestSerializer,
+    ClockChoiceSerializer,
     CreatedMatchSerializer,
     CreateMatchSerializer,
     JoinedSerializer,
@@ -201,6 +202,7 @@ class MatchListView(MatchAPIView):
                 seed=data.get("seed"),
                 listed=data["listed"],
                 meter=lambda match_id: engine_time(request, match_id),
+                clock=data["clock"],
             )
         except EngineLimit as limit:
             return _engine_limited(limit)
@@ -477,3 +479,95 @@ class MatchLinkView(MatchAPIView):
         seats.remember_links(request.session, match.pk, {which: secret})
         link = seats.link_for(request, match, seat_rows, seat, secret)
         return Response({"link": LinkSerializer(link).data, "token": secret})
+
+
+# The turn clock ---------------------------------------------------------------------------
+
+
+class MatchClockView(MatchAPIView):
+    """When a seat is out of time (the state's `clock.out_of_time`), another seat's
+    device or the organiser's may choose, by `{"version": n, "choice": ...}`: `skip` (the
+    seat's turn ends as a pass would: it passes, declines to protest, or puts back the
+    column it touched) or `bot` (a careful bot plays that seat from now on; its link stops
+    working). Both are written in the match's log. Answers like an action:
+    `{state, frames, events, steps}`, the bots' answers played.
+
+    403 for a spectator (`spectator`) or the seat's own link (`own_seat`); 409 when the
+    version is stale (`stale_version`), the match has no clock (`no_clock`), nobody is out
+    of time (`not_out_of_time`), or the turn is one only its player can end (`no_skip`:
+    hand it to a bot instead). The match is then unchanged."""
+
+    throttle_classes = [MatchActionThrottle]
+
+    @extend_schema(
+        request=ClockChoiceSerializer,
+        responses={
+            200: inline_serializer(
+                "ClockChoiceResult",
+                {
+                    "state": MatchStateSerializer(),
+                    "frames": serializers.ListField(),
+                    "events": serializers.ListField(),
+                    "steps": serializers.ListField(),
+                },
+            ),
+            400: OpenApiResponse(description="Malformed."),
+            403: OpenApiResponse(
+                description="A spectator (`spectator`), the seat's own link (`own_seat`), "
+                "or a key refused as for any request."
+            ),
+            404: OpenApiResponse(description="No such match."),
+            409: OpenApiResponse(
+                description="Stale version, no clock, nobody out of time, or a turn that "
+                "cannot be skipped now."
+            ),
+            410: OpenApiResponse(description="Stored by an earlier engine: no longer playable."),
+        },
+    )
+    def post(self, request, match_id):
+        match = _match_or_404(match_id)
+        serializer = ClockChoiceSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        version = serializer.validated_data["version"]
+        choose = (
+            timeouts.skip_turn
+            if serializer.validated_data["choice"] == timeouts.SKIP
+            else timeouts.hand_to_bot
+        )
+        try:
+            viewer = _admitted(request, match, writing=True)
+            outcome = choose(
+                match=match,
+                version=version,
+                viewer=viewer,
+                meter=lambda match_id: engine_time(request, match_id),
+            )
+        except seats.Refused as refusal:
+            return _refused(refusal)
+        except EngineLimit as limit:
+            return _engine_limited(limit)
+        except services.OutcomeUnknown:
+            return _unknown(messages.ACTION_OUTCOME_UNKNOWN, version=version)
+        except services.MatchGone:
+            return _error("match_gone", messages.MATCH_GONE, status.HTTP_404_NOT_FOUND)
+        except engine.OutdatedSnapshot:
+            return _error("outdated_match", messages.OUTDATED_MATCH, status.HTTP_410_GONE)
+        except services.StaleVersion as stale:
+            return _error(
+                stale.code, messages.STALE_VERSION, status.HTTP_409_CONFLICT, version=stale.current
+            )
+        except timeouts.NotOutOfTime as refused:
+            return _error(refused.code, refused.reason, status.HTTP_409_CONFLICT)
+        except (services.MatchError, engine.IllegalAction) as error:
+            return _error(error.code, messages.refusal(error.code, error.reason), 409)
+        names = _names(outcome.match)
+        events = messages.translate_events(outcome.events, names)
+        viewer = _admitted(request, outcome.match)
+        return Response(
+            {
+                "state": state_payload(outcome.match, outcome.state, viewer),
+                "frames": outcome.frames,
+                "events": events,
+                "steps": messages.translate_steps(outcome.steps, events, names, named=True),
+            }
+        )

@@ -21,6 +21,9 @@ urlpatterns = [
         replays.MatchReplayView.as_view(),
         name="paletti-match-replay",
     ),
+    path(
+        "matches/<uuid:match_id>/clock/", api.MatchClockView.as_view(), name="paletti-match-clock"
+    ),
     path("matches/<uuid:match_id>/join/", api.MatchJoinView.as_view(), name="paletti-match-join"),
     path(
         "matches/<uuid:match_id>/links/<str:which>/",

@@ -71,6 +71,13 @@ ACTION_SHAPE = {
 
 REFUSALS = {
     "stale_version": STALE_VERSION,
+    "no_skip": gettext_lazy(
+        "This turn cannot be skipped now (a choice only its player can make): hand the "
+        "seat to a bot instead."
+    ),
+    "skip_by_clock": gettext_lazy(
+        "A turn is skipped only when its player is out of time, by another player's choice."
+    ),
     "bot_to_act": gettext_lazy("A bot is playing now; wait for it."),
     "bad_parameter": gettext_lazy("The action lacks a number it needs, or one is out of range."),
     "bad_lane": gettext_lazy("There is no such lane."),
@@ -353,6 +360,8 @@ EVENT_TEXTS = {
         "it stays where it went."
     )
     % {"column": describe_column(p.get("column")).capitalize()},
+    "turn_skipped": lambda p, who, names: _("%(name)s is out of time: the turn is skipped.")
+    % {"name": who},
     "passed": lambda p, who, names: _("%(name)s passes rather than ask for a new platform.")
     % {"name": who},
     "penalty_waived": lambda p, who, names: _("%(name)s removes none of the protester's columns.")
@@ -675,6 +684,9 @@ _ACTION_LINES = {
             else _("%(name)s lays the next platform.") % {"name": who}
         ),
     ),
+    # A skip is told by its own event ("out of time: the turn is skipped") and the ones
+    # that follow it.
+    "skip": (None, lambda s, who, e: None),
     "pass": (
         ("passed", "penalty_waived", "reward_waived", "platform_declined", "platform_impossible"),
         _pass_line,

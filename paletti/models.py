@@ -178,3 +178,68 @@ class TournamentMatch(models.Model):
 
     def __str__(self):
         return f"{self.table} → {self.match_id}"
+
+
+class ClockPreset(models.TextChoices):
+    """A match's turn clock (paletti.clock: the banks, increments and caps are ours)."""
+
+    OFF = "off", _("no clock")
+    RELAXED = "relaxed", _("relaxed: 5 min, +30 s a turn")
+    QUICK = "quick", _("quick: 2 min, +15 s a turn")
+    TINY = "tiny", _("tiny (tests only)")
+
+
+class MatchClock(models.Model):
+    """A match's time banks as they stand: each person's seat's bank (ms) and, for the seat
+    whose clock runs, when it started (ms since the epoch; later than the action it
+    follows by the time that action's frames take to animate). Figures copied from the
+    preset, so a later change of a preset never alters a match under way."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="clock")
+    preset = models.CharField(_("clock"), max_length=10, choices=ClockPreset.choices)
+    initial = models.PositiveIntegerField(_("bank at the start (ms)"))
+    increment = models.PositiveIntegerField(_("increment per turn (ms)"))
+    cap = models.PositiveIntegerField(_("cap (ms)"))
+    banks = models.JSONField(_("banks (ms)"), default=list)
+    running_seat = models.PositiveSmallIntegerField(_("running for seat"), null=True, blank=True)
+    started_at = models.FloatField(_("started at (ms)"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("turn clock")
+        verbose_name_plural = _("turn clocks")
+
+    def __str__(self):
+        return f"{self.match_id} ({self.preset})"
+
+
+class ClockEventKind(models.TextChoices):
+    OUT_OF_TIME = "out_of_time", _("out of time")
+    SKIPPED = "skipped", _("turn skipped")
+    HANDED_TO_BOT = "handed_to_bot", _("seat handed to a bot")
+
+
+class ClockEvent(models.Model):
+    """What the clock did to a seat, in the match's log: `version` is the match's version
+    it happened at (a skip's is its own action's number; a seat handed to a bot, the
+    version before the bot's first action), so a replay tells it at the same point."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="clock_events")
+    version = models.PositiveIntegerField(_("version"))
+    kind = models.CharField(_("what"), max_length=20, choices=ClockEventKind.choices)
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    # Who chose a skip or a hand-over: "organiser" or a seat's index; empty for out of time.
+    by = models.CharField(_("chosen by"), max_length=20, blank=True)
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "version", "at", "pk"]
+        verbose_name = _("clock event")
+        verbose_name_plural = _("clock events")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "version", "kind", "seat"], name="clockevent_once_per_version"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.version}: {self.kind} ({self.seat})"

@@ -8,6 +8,7 @@ out), what a following device has missed. The `*Serializer` classes that describ
 are what the OpenAPI schema says of them; the functions below them write them.
 """
 
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -20,10 +21,10 @@ from catalogue.fields import (
 )
 from catalogue.schema import refuses_unknown_keys
 
-from . import arrangement, engine, messages, seats
+from . import arrangement, clock, engine, messages, seats, timing
 from .engine.pieces import LANES
 from .engine.rules import shape
-from .models import BotLevel, Match, SeatDevice, SeatKind
+from .models import BotLevel, ClockPreset, Match, SeatDevice, SeatKind
 from .store import seats_of
 
 MAX_TREMOR_MM = 5.0
@@ -169,6 +170,21 @@ class OptionsSerializer(serializers.Serializer):
 PLAYERS = {"min_length": 2, "max_length": 4}
 
 
+class ClockField(serializers.ChoiceField):
+    """A match's turn clock: `off`, or a preset (ours: paletti.clock). The test-only
+    preset `tiny` is taken only where the settings allow it, and the schema does not
+    list it."""
+
+    def __init__(self, **kwargs):
+        public = [(c.value, c.label) for c in ClockPreset if c != ClockPreset.TINY]
+        super().__init__(choices=public, **kwargs)
+
+    def to_internal_value(self, data):
+        if data == clock.TINY and settings.PALETTI_TINY_CLOCK:
+            return clock.TINY
+        return super().to_internal_value(data)
+
+
 @refuses_unknown_keys
 class CreateMatchSerializer(serializers.Serializer):
     players = PlayerSerializer(
@@ -184,6 +200,12 @@ class CreateMatchSerializer(serializers.Serializer):
         "and replay it once finished. Off by default: an unlisted match is reached only "
         "through its links.",
     )
+    clock = ClockField(
+        required=False,
+        help_text="The turn clock: a time bank per person with an increment per turn, "
+        "capped (`relaxed`: 5 min, +30 s, cap 5 min; `quick`: 2 min, +15 s, cap 3 min), or "
+        "`off`. Default: `off` when every person plays on this device, else `relaxed`.",
+    )
 
     def validate_players(self, players):
         if not 2 <= len(players) <= 4:
@@ -191,6 +213,12 @@ class CreateMatchSerializer(serializers.Serializer):
         if all(p["kind"] == SeatKind.BOT for p in players):
             raise serializers.ValidationError(messages.NEED_A_PERSON)
         return players
+
+    def validate(self, attrs):
+        if "clock" not in attrs:
+            remote = any(p["device"] == SeatDevice.OWN for p in attrs["players"])
+            attrs["clock"] = ClockPreset.RELAXED if remote else clock.OFF
+        return attrs
 
 
 @extend_schema_field(shape.json_schema())
@@ -239,6 +267,47 @@ class SeatViewSerializer(serializers.Serializer):
     score = serializers.IntegerField()
 
 
+class BankSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    clocked = serializers.BooleanField(help_text="False for a bot: bots have no clock.")
+    remaining_ms = serializers.IntegerField(help_text="What is left of the bank now.")
+    running = serializers.BooleanField(help_text="Whether this seat's time runs now.")
+
+
+class ClockEventSerializer(serializers.Serializer):
+    version = serializers.IntegerField(help_text="The match's version it happened at.")
+    kind = serializers.CharField(help_text="`out_of_time`, `skipped` or `handed_to_bot`.")
+    seat = serializers.IntegerField()
+    text = serializers.CharField()
+
+
+class ClockViewSerializer(serializers.Serializer):
+    """The turn clock as it stands when the answer was written (`now`, ms since the
+    epoch, lets a device count down against its own clock). A person's time runs only
+    while they are to act and the match waits for them: from the moment the answer that
+    gave them the turn was stored plus the time its animation takes."""
+
+    preset = serializers.CharField()
+    increment_ms = serializers.IntegerField()
+    cap_ms = serializers.IntegerField()
+    now = serializers.IntegerField()
+    running = serializers.IntegerField(allow_null=True, help_text="The seat whose time runs.")
+    deadline = serializers.IntegerField(
+        allow_null=True, help_text="When the running seat's bank reaches zero (ms)."
+    )
+    banks = BankSerializer(many=True)
+    out_of_time = serializers.IntegerField(
+        allow_null=True, help_text="The seat out of time, if any (then see `may_skip`)."
+    )
+    may_skip = serializers.BooleanField(
+        help_text="Whether this viewer may skip that seat's turn now (`clock/` action `skip`)."
+    )
+    may_hand_over = serializers.BooleanField(
+        help_text="Whether this viewer may hand that seat to a careful bot (`bot`)."
+    )
+    events = ClockEventSerializer(many=True, help_text="The latest clock events, in order.")
+
+
 class MatchStateSerializer(serializers.Serializer):
     """A match's state as one viewer sees it (the engine's view, of which the fields below
     are the ones a client most needs; the others are the villa's pieces and the rules'
@@ -254,6 +323,7 @@ class MatchStateSerializer(serializers.Serializer):
     seats = SeatViewSerializer(many=True)
     viewer = ViewerSerializer()
     legal_actions = serializers.ListField(child=serializers.DictField())
+    clock = ClockViewSerializer(allow_null=True, help_text="Null: a match without a clock.")
 
 
 def state_payload(match: Match, state: engine.State, viewer: seats.Viewer) -> dict:
@@ -284,6 +354,7 @@ def state_payload(match: Match, state: engine.State, viewer: seats.Viewer) -> di
             engine.legal_actions(state) if human_to_act and viewer.may_act_for(to_act) else []
         ),
         end_reason_text=messages.end_reason(view, [seat.name for seat in seat_rows]),
+        clock=timing.view(match, state, viewer),
     )
     if view.get("touched"):
         # Rounded once, here: the page and the narration show the same figure.
@@ -330,6 +401,16 @@ class UpdatesSerializer(serializers.Serializer):
     frames = serializers.ListField(child=serializers.DictField())
     events = serializers.ListField(child=serializers.DictField())
     steps = serializers.ListField(child=serializers.DictField())
+
+
+@refuses_unknown_keys
+class ClockChoiceSerializer(serializers.Serializer):
+    version = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
+    choice = serializers.ChoiceField(
+        choices=[("skip", "skip the turn"), ("bot", "hand the seat to a careful bot")],
+        help_text="`skip`: the seat out of time passes its turn; `bot`: a careful bot "
+        "plays that seat from now on.",
+    )
 
 
 class JoinedSerializer(serializers.Serializer):

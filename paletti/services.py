@@ -12,7 +12,7 @@ from datetime import timedelta
 from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
-from . import engine, store
+from . import engine, store, timing
 from .models import Match, MatchAction, MatchStatus, Seat, SeatDevice, SeatKind
 from .seats import Secrets, digest, issue, new_secret
 from .signals import match_over
@@ -98,6 +98,7 @@ def create_match(
     seed: int | None = None,
     listed: bool = False,
     meter=_no_meter,
+    clock: str = "off",
 ):
     """A new match with its seats and secrets (`Outcome.secrets`, paletti.seats: the
     organiser's, the spectators' and one per person on their own device); bots who act
@@ -129,7 +130,8 @@ def create_match(
         Seat.objects.bulk_create(seat_rows)
         if turn:
             MatchAction.objects.bulk_create(_log_rows(match, 0, turn.log))
-    store.with_seats(match)
+        store.with_seats(match)
+        timing.start(match, clock, final, turn.frames if turn else [])
     if not turn:
         return Outcome(match=match, state=state, secrets=issued)
     return Outcome(
@@ -171,6 +173,7 @@ def play(
     action: dict,
     acting_for: frozenset[int] | None = None,
     meter=_no_meter,
+    by_clock: bool = False,
 ) -> Outcome:
     """Apply a person's action chosen at `version`, then every bot turn that follows.
 
@@ -178,8 +181,11 @@ def play(
     `meter(match_id)` wraps the engine's work (the web layer bounds each client's share).
     Raises StaleVersion when the match has moved on, NotYourSeat when the seat to act is
     not in `acting_for`, engine.IllegalAction when the rules refuse the action, MatchError
-    for a bot's seat; the match is then unchanged.
+    for a bot's seat; the match is then unchanged. A `skip` is the turn clock's alone
+    (`by_clock`: paletti.timeouts), never a player's.
     """
+    if action.get("type") == "skip" and not by_clock:
+        raise MatchError("skip_by_clock", "A turn is skipped only when its seat is out of time.")
     if version != match.version:
         raise StaleVersion(match.version)
     state = load_state(match)
@@ -191,6 +197,22 @@ def play(
     with meter(match.pk):
         turn = run_engine(match, state, action, version)
     _store(match, turn.state, turn.log, version)
+    timing.after_turn(match, turn.state, turn.frames, turn.turn_ends)
+    return Outcome(
+        match=match, state=turn.state, frames=turn.frames, events=turn.events, steps=turn.steps
+    )
+
+
+def let_bots_play(*, match: Match, meter=_no_meter) -> Outcome:
+    """The bots' turns from the match as it stands (a seat just handed to a bot), stored
+    like a person's action's answer; StaleVersion if another request moved it on."""
+    version = match.version
+    state = load_state(match)
+    with meter(match.pk):
+        turn = run_engine(match, state, None, version)
+    if turn.log:
+        _store(match, turn.state, turn.log, version)
+    timing.after_turn(match, turn.state, turn.frames, turn.turn_ends)
     return Outcome(
         match=match, state=turn.state, frames=turn.frames, events=turn.events, steps=turn.steps
     )
@@ -205,6 +227,8 @@ class EngineTurn:
     # One entry per action, in order: who acted and which frames and events are its own,
     # so that a page can tell the bots' actions one at a time.
     steps: list = field(default_factory=list)
+    # The seats whose turn ended, in order (the turn clock adds their increment).
+    turn_ends: list = field(default_factory=list)
 
 
 def _told(state: engine.State, seat: int, action: dict, by_bot: bool, result) -> dict:
@@ -254,11 +278,12 @@ def run_engine(
     """The engine's whole work for one request, without the database: the person's
     action (if any), then bots until a person must act. Deterministic: each bot decision
     draws from its own stream seeded by the match's seed and the action's number."""
-    log = []
+    log, turn_ends = [], []
     if action is not None:
         result = engine.apply_action(state, action)
         seat = state.rules.to_act
         log.append((seat, dict(action), False, _told(state, seat, action, False, result)))
+        turn_ends.extend(_turn_ended(state, result))
         state = result.state
     seats = seats if seats is not None else _seats(match)
     for _ in range(MAX_BOT_ACTIONS):
@@ -269,9 +294,23 @@ def run_engine(
         bot_action = engine.choose_action(state, seats[seat].level, rng)
         result = engine.apply_action(state, bot_action)
         log.append((seat, bot_action, True, _told(state, seat, bot_action, True, result)))
+        turn_ends.extend(_turn_ended(state, result))
         state = result.state
     frames, events, steps = join_told([told for *_, told in log])
-    return EngineTurn(state=state, frames=frames, events=events, log=log, steps=steps)
+    return EngineTurn(
+        state=state, frames=frames, events=events, log=log, steps=steps, turn_ends=turn_ends
+    )
+
+
+def _turn_ended(before: engine.State, result) -> list[int]:
+    """The builder whose turn this action ended ([] if none): the turn moved to another
+    seat, the game ended, or the others were passed over back to the same builder."""
+    turn = before.rules.turn
+    after = result.state.rules
+    if turn is None or before.rules.phase == engine.Phase.OVER:
+        return []
+    skipped = any(e.get("code") == "player_skipped" for e in result.events)
+    return [turn] if after.turn != turn or after.phase == engine.Phase.OVER or skipped else []
 
 
 def _log_rows(match, version, log) -> list[MatchAction]:

@@ -16,8 +16,9 @@ SEATS_IN_ORDER = Prefetch("seats", queryset=Seat.objects.order_by("index"))
 
 
 def read_match(match_id) -> Match:
-    """The match with its seats (``seats_of``). Raises Match.DoesNotExist for an unknown id."""
-    return Match.objects.prefetch_related(SEATS_IN_ORDER).get(pk=match_id)
+    """The match with its seats (``seats_of``) and its turn clock, if it has one. Raises
+    Match.DoesNotExist for an unknown id."""
+    return Match.objects.select_related("clock").prefetch_related(SEATS_IN_ORDER).get(pk=match_id)
 
 
 def with_seats(match: Match) -> Match:

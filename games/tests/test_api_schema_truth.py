@@ -50,6 +50,7 @@ def test_every_operation_documents_server_errors_and_throttled_ones_429(schema):
         ("post", "/api/paletti/matches/{match_id}/links/{which}/"),
         # Not counted by a throttle, but a replay's rebuild runs under the engine's limit.
         ("get", "/api/paletti/matches/{match_id}/replay/"),
+        ("post", "/api/paletti/matches/{match_id}/clock/"),
     }
     for path, method, operation in operations(schema):
         codes = set(operation["responses"])

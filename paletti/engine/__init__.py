@@ -37,6 +37,9 @@ keys and ranges are one table, rules/shape.py, checked by apply_action and by th
     {"type": "lay_platform", "x": mm, "z": mm}    centre of the new platform, world x and z
                                                   (z: by default over the platform below)
     {"type": "pass"}                              only when the platform cannot be laid
+    {"type": "skip"}                              the seat to act is out of time (never
+                                                  listed: the web layer's turn clock posts
+                                                  it, rules/skips.py says what it ends)
 
 Positions. "x" and "z" of "place" are measured on the top platform from its centre (mm,
 across the width and in depth, negative at the front); "x" and "z" of "lay_platform" are the
@@ -69,6 +72,7 @@ from .rules import (
     new_match,
     placement_range,
     placement_spots,
+    skip_kind,
 )
 from .setup import SetupError, default_setup, random_setup, validate_setup
 from .store import (
@@ -106,6 +110,7 @@ __all__ = [
     "placement_spots",
     "random_setup",
     "replay",
+    "skip_kind",
     "snapshot",
     "snapshot_and_hash",
     "state_hash",

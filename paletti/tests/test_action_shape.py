@@ -128,6 +128,7 @@ def test_every_action_the_engine_lists_fits_the_table():
         "remove_column",
         "lay_platform",
         "pass",
+        "skip",
     }
 
 

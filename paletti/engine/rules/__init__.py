@@ -53,6 +53,7 @@ from .positions import (
     placement_spots,
     stack_top,
 )
+from .skips import skip_kind
 from .state import (
     RULES_VERSION,
     ActionResult,
@@ -101,6 +102,7 @@ __all__ = [
     "placement_candidates",
     "placement_problem",
     "placement_spots",
+    "skip_kind",
     "placement_range",
     "scores",
     "stack_top",

@@ -1,6 +1,6 @@
 """The two entry points: the legal actions of a state, and applying one action."""
 
-from . import building, claims, creation, platforms
+from . import building, claims, creation, platforms, skips
 from .claims import removable
 from .context import ActionContext
 from .creation import colours_left
@@ -129,4 +129,5 @@ _HANDLERS = {
     **building.HANDLERS,
     **claims.HANDLERS,
     **platforms.HANDLERS,
+    **skips.HANDLERS,
 }

@@ -130,6 +130,9 @@ ACTIONS = {
     "remove_column": {"column": COLUMN, "speed": PULL_SPEED, "steadiness": STEADINESS},
     "lay_platform": {"x": LAY_X, "z": LAY_Z},
     "pass": {},
+    # A turn skipped for a seat out of time: the turn clock's own (rules/skips.py), never
+    # in legal_actions, refused from a player (the web layer posts it for the others).
+    "skip": {},
 }
 # Keys of which an action needs at least one (the first is the one named when none is).
 ONE_OF = {"place": ("z", "lane")}

@@ -4,6 +4,7 @@
  */
 import * as Depth from "./depth.js";
 import { api } from "./api.js";
+import { initClock, showClock } from "./clock.js";
 import { playAgain, renderPanel, renderScores, renderTray } from "./controls.js";
 import { keepVillaInView } from "./device.js";
 import { animate, draw, layoutCanvas } from "./drawing.js";
@@ -24,6 +25,7 @@ import { game, legal, mine, posesOf } from "./state.js";
 export function applyResult(data, acted) {
   const first = game.state === null;
   game.state = data.state;
+  showClock(data.state);
   game.highlight = null;
   clearPointing();
   resetGhost();
@@ -64,6 +66,7 @@ export function applyResult(data, acted) {
 
 export function initMatch(root) {
   onAnswer(applyResult);
+  initClock(applyResult);
   game.root = root;
   game.canvas = root.querySelector("#villa");
   game.stage = root.querySelector("#stage");

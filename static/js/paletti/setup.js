@@ -18,6 +18,16 @@ export function initSetup(form) {
   };
   count.addEventListener("change", showSeats);
   showSeats();
+  // A person on their own device plays against the clock unless the organiser chose
+  // otherwise: around one screen, nobody needs one.
+  let clockChosen = false;
+  form.querySelectorAll("input[name=clock]").forEach((input) => input.addEventListener("change", () => (clockChosen = true)));
+  form.addEventListener("change", (event) => {
+    if (clockChosen || !event.target.matches("select[name=kind]")) return;
+    const remote = seats.some((fieldset) => !fieldset.disabled && fieldset.querySelector("select[name=kind]").value === "own");
+    const wanted = form.querySelector("input[name=clock][value=" + (remote ? "relaxed" : "off") + "]");
+    if (wanted) wanted.checked = true;
+  });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     clearErrors(form);
@@ -58,6 +68,7 @@ export function setupPayload(form, seats, count) {
   // Shown in the library's lobby only when the organiser ticks it (off by default).
   payload.listed = data.get("listed") === "on";
   if (data.get("seed")) payload.seed = Number(data.get("seed"));
+  if (data.get("clock")) payload.clock = data.get("clock");
   return payload;
 }
 
@@ -106,6 +117,8 @@ export function showSetupErrors(form, errors) {
           if (!put(id, messages)) unplaced.push(messages);
         }
       });
+    } else if (key === "clock") {
+      if (!put("clock-error", value)) unplaced.push(value);
     } else if (key === "players") {
       if (!put("players-error", value)) unplaced.push(value);
     } else if (key === "options" && value && typeof value === "object" && !Array.isArray(value)) {
