@@ -36,6 +36,17 @@ def empty_page_cache():
     caches["pages"].clear()
 
 
+@pytest.fixture(autouse=True)
+def _no_language_left_active():
+    """Each test starts in the settings' language: a request or a command of an earlier
+    test on the same thread may have left its own language active."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def seed(db):
     """The three seed games with their ESAR categories and people."""
