@@ -15,6 +15,11 @@ urlpatterns = [
         api.MatchUpdatesView.as_view(),
         name="paletti-match-updates",
     ),
+    path(
+        "matches/<uuid:match_id>/stream/",
+        api.MatchStreamView.as_view(),
+        name="paletti-match-stream",
+    ),
     path("matches/<uuid:match_id>/join/", api.MatchJoinView.as_view(), name="paletti-match-join"),
     path(
         "matches/<uuid:match_id>/links/<str:which>/",
