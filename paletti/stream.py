@@ -199,6 +199,9 @@ def admit(request, match_id) -> Admission:
     seat_rows = services.seats_of(match)
     try:
         viewer = seats.viewer_of(request, match, seat_rows)
+        # The stream never writes the session: a replaced link is forgotten by updates/ or
+        # the page, which tell the device so (an EventSource cannot read a refusal's body).
+        request.session.modified = False
         if not viewer.admitted:
             detail = seats.REPLACED if viewer.replaced else seats.NO_SEAT
             raise seats.Refused(403, "no_seat", detail)
