@@ -58,7 +58,8 @@ def test_two_devices_follow_each_other_through_the_stream(asgi_server, browser):
         )
         organiser.get_by_role("button", name="Start the match").click()
         organiser.wait_for_url(re.compile(r"/en/paletti/[0-9a-f-]{36}/$"))
-        card = organiser.locator(".link-card").filter(has=organiser.get_by_role("heading", name="Bo"))
+        bo_heading = organiser.get_by_role("heading", name="Bo")
+        card = organiser.locator(".link-card").filter(has=bo_heading)
         phone.goto(card.locator("input.link-url").input_value())
         phone.wait_for_url(re.compile(r"/en/paletti/[0-9a-f-]{36}/$"))
         pages = {"Ada": organiser, "Bo": phone}

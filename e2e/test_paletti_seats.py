@@ -1,7 +1,8 @@
 """Villa Paletti across devices: the organiser sets up a match with two persons on their
 own phones and a bot, hands out the links, and three devices and a spectator's screen
 play the first turns, each seeing the others' moves as they are made (through the match's
-event stream: here a WSGI server's, which answers at once and is asked again every 2 s); a device cannot act for another's seat; a link's secret reaches no server address,
+event stream: here a WSGI server's, which answers at once and is asked again every 2 s); a
+device cannot act for another's seat; a link's secret reaches no server address,
 no Referer and no history entry.
 
 Seed 42 with four seats: Ada (the organiser's device), Bo and Cy (their phones), Robot (a

@@ -23,6 +23,8 @@ database connection: a process holds that many connections whatever the number o
 
 import asyncio
 import json
+import threading
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -146,6 +148,30 @@ def _gone(code, detail) -> Read:
     return Read(event("gone", {"code": code, "detail": str(detail)}), None, ended=True)
 
 
+class _Recent:
+    """The events made lately, by match, versions, viewer and language: the spectators of
+    one match, woken together, are sent one event made once."""
+
+    SIZE = 256
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.texts: OrderedDict = OrderedDict()
+
+    def get(self, key):
+        with self.lock:
+            return self.texts.get(key)
+
+    def put(self, key, text):
+        with self.lock:
+            self.texts[key] = text
+            while len(self.texts) > self.SIZE:
+                self.texts.popitem(last=False)
+
+
+RECENT = _Recent()
+
+
 def read_update(match_id, since: int | None, keys: list[str], language: str) -> Read:
     """The event for a device at `since` (None: it has nothing), in its language."""
     with translation.override(language):
@@ -159,13 +185,18 @@ def read_update(match_id, since: int | None, keys: list[str], language: str) -> 
             return _gone("no_seat", seats.REPLACED)
         if since == match.version:
             return Read("", since)
-        try:
-            state = services.load_state(match)
-        except engine.OutdatedSnapshot:
-            return _gone("outdated_match", messages.OUTDATED_MATCH)
-        payload = update_payload(match, state, viewer, since if since is not None else -1)
-        payload["since"] = since
-        return Read(event("update", payload, match.version), match.version)
+        key = (match_id, match.version, since, viewer.role, viewer.seats, language)
+        text = RECENT.get(key)
+        if text is None:
+            try:
+                state = services.load_state(match)
+            except engine.OutdatedSnapshot:
+                return _gone("outdated_match", messages.OUTDATED_MATCH)
+            payload = update_payload(match, state, viewer, since if since is not None else -1)
+            payload["since"] = since
+            text = event("update", payload, match.version)
+            RECENT.put(key, text)
+        return Read(text, match.version)
 
 
 def current_version(match_id) -> int | None:

@@ -9,7 +9,8 @@
  * that arrive while a move is being shown wait for its end, in order; one told from
  * another version than the page's makes it ask updates/?since= with the version it has.
  *
- * Without a stream (no EventSource, or one that fails three times in a row, or a server
+ * Everyone around one screen (no person on another device) needs no stream. Without a
+ * stream (no EventSource, or one that fails three times in a row, or a server
  * that refuses it), the page asks updates/?since= every 2 s while another seat is to act
  * (always, for a spectator), and tries the stream again a minute later.
  */
@@ -46,8 +47,15 @@ export function follow(handler) {
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") ask();
   });
-  if (window.EventSource && game.root.dataset.stream) listen();
+  if (window.EventSource && game.root.dataset.stream && othersPlay()) listen();
   else poll();
+}
+
+// Whether a person on another device plays (or this one only watches): everyone around
+// one screen needs no stream, the bots' moves come in the answers.
+function othersPlay() {
+  const state = game.state;
+  return state.viewer.role === "spectator" || state.seats.some((seat) => seat.kind === "human" && !seat.yours);
 }
 
 /* ---------- The stream ---------- */
