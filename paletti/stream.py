@@ -40,6 +40,7 @@ from rest_framework import serializers
 from . import engine, live, messages, seats, services
 from .models import Match
 from .serializers import state_payload
+from .store import SEATS_IN_ORDER
 
 STREAM_READERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="paletti-stream")
 # How long the browser waits before reconnecting: after a stream's lifetime, at once; after
@@ -176,7 +177,10 @@ def read_update(match_id, since: int | None, keys: list[str], language: str) -> 
     """The event for a device at `since` (None: it has nothing), in its language."""
     with translation.override(language):
         try:
-            match = services.get_match(match_id)
+            # The snapshot (the largest column) only when this event is not made yet.
+            match = (
+                Match.objects.defer("snapshot").prefetch_related(SEATS_IN_ORDER).get(pk=match_id)
+            )
         except Match.DoesNotExist:
             return _gone("match_gone", GONE)
         seat_rows = services.seats_of(match)

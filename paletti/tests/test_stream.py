@@ -192,7 +192,7 @@ class Server:
             try:
                 requests.get(self.url + "/healthz", timeout=20)
                 return
-            except requests.ConnectionError:
+            except requests.RequestException:
                 time.sleep(0.1)
         self.stop()
         raise RuntimeError("uvicorn did not start")
