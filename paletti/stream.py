@@ -108,7 +108,7 @@ def _asked_version(request) -> tuple[int | None, bool]:
     since = None
     if "since" in request.GET:
         since = _version(request.GET["since"], "since")
-    if last_event not in (None, ""):
+    if last_event is not None:
         since = _version(last_event, "Last-Event-ID")
     return since, once == "1"
 

@@ -132,6 +132,7 @@ class TestOneShot:
             ({"since": str(2**31)}, {}, "since"),
             ({"once": "yes"}, {}, "once"),
             ({}, {"HTTP_LAST_EVENT_ID": "v12"}, "Last-Event-ID"),
+            ({}, {"HTTP_LAST_EVENT_ID": ""}, "Last-Event-ID"),
         ],
     )
     def test_bad_input_is_a_400_naming_the_field(self, query, headers, field):
