@@ -341,9 +341,26 @@ class MatchStreamView(MatchAPIView):
         parameters=[STREAM_SINCE, LAST_EVENT_ID, ONCE],
         responses={
             (200, "text/event-stream"): OpenApiResponse(
-                OpenApiTypes.STR,
-                description="`retry: 1000`, then events: `id: <version>`, "
-                "`event: update`, `data: <JSON as updates/ answers, plus since>`.",
+                inline_serializer(
+                    "MatchStreamEvent",
+                    {
+                        "id": serializers.RegexField(
+                            r"^[0-9]+$",
+                            required=False,
+                            help_text="The match's version after this event.",
+                        ),
+                        "event": serializers.ChoiceField(choices=["update", "gone"]),
+                        "data": serializers.CharField(
+                            help_text="JSON: for `update`, what `updates/` answers plus "
+                            "`since`; for `gone`, `code` and `detail`."
+                        ),
+                        "retry": serializers.IntegerField(
+                            required=False, help_text="Milliseconds before reconnecting."
+                        ),
+                    },
+                ),
+                description="Each item is one event (`retry: 1000` comes first, then "
+                "`id: <version>`, `event: update`, `data: <JSON>`).",
             ),
             400: OpenApiResponse(description="`since`, `Last-Event-ID` or `once` unreadable."),
             403: REFUSED[403],
