@@ -1,7 +1,9 @@
 """Villa Paletti followed live: the site served by the ASGI server (uvicorn, as `make run`
 serves it), a person on the organiser's screen and another on her phone; each device
 follows the match through its event stream, sees the other's move within about a second,
-told once, and never falls back to asking updates/."""
+told once, and never falls back to asking updates/; with Redis, each person's seat shows
+whether their device is connected, away about 10 s after its tab is closed, back when it
+is reopened at the same point."""
 
 import re
 import time
@@ -89,6 +91,27 @@ def test_two_devices_follow_each_other_through_the_stream(asgi_server, browser):
         for page in pages.values():
             assert not [u for u in page.seen if "/updates/" in u], "a device fell back to polling"
             assert len([u for u in page.seen if "/stream/" in u]) == 1  # one stream, kept open
+        if redis_answers():
+            # Presence: each person's seat shows whether a device of theirs is connected.
+            bo_card = organiser.locator("#scoreboard li").filter(has_text="Bo")
+            expect(bo_card.locator(".badge.presence")).to_have_text("connected")
+            expect(
+                phone.locator("#scoreboard li").filter(has_text="Ada").locator(".badge.presence")
+            ).to_have_text("connected")
+            shot(phone, "phone-seat-live")
+            # Bo's tab closed: away about 10 s later; reopened: back, at the same point.
+            match_url, context = phone.url, phone.context
+            phone.close()
+            closed = time.monotonic()
+            expect(bo_card.locator(".badge.presence")).to_have_text("away", timeout=16000)
+            assert 6 < time.monotonic() - closed < 15
+            shot(organiser, "organiser-bo-away")
+            phone = context.new_page()
+            phone.goto(match_url)
+            expect(phone.locator("#paletti-match.ready")).to_be_attached()
+            expect(bo_card.locator(".badge.presence")).to_have_text("connected", timeout=4000)
+            banner = organiser.locator("#turn-banner").inner_text().split(",")[0].split(" is ")[0]
+            expect(phone.locator("#turn-banner")).to_contain_text(banner)
         shot(phone, "phone-seat-live")
         shot(organiser, "organiser-live")
         organiser.set_viewport_size({"width": 390, "height": 844})

@@ -316,7 +316,9 @@ class MatchStreamView(MatchAPIView):
     to animate, empty when they lie too far back: a full resync), plus `since`, the version
     those frames start from. **Resume**: send the last version seen in `Last-Event-ID`
     (an EventSource does it by itself) or `?since=`; the first event then carries what was
-    missed; without either, the whole state. A `gone` event (`code`: `match_gone`,
+    missed; without either, the whole state. A `presence` event (no `id`) says, when it
+    changes, which persons' seats have a device connected (`seats`: `seat`, `connected`; a
+    closed tab is away about 10 s later; with Redis only). A `gone` event (`code`: `match_gone`,
     `no_seat` when this device's link was replaced, `outdated_match`) ends it.
     A comment (`: keep-alive`) comes every 15 s; the stream ends after 10 minutes and
     `retry:` says when to reconnect. Served by the ASGI server (catalogue.asgi); a WSGI
@@ -349,10 +351,10 @@ class MatchStreamView(MatchAPIView):
                             required=False,
                             help_text="The match's version after this event.",
                         ),
-                        "event": serializers.ChoiceField(choices=["update", "gone"]),
+                        "event": serializers.ChoiceField(choices=["update", "presence", "gone"]),
                         "data": serializers.CharField(
                             help_text="JSON: for `update`, what `updates/` answers plus "
-                            "`since`; for `gone`, `code` and `detail`."
+                            "`since`; for `presence`, `seats`; for `gone`, `code` and `detail`."
                         ),
                         "retry": serializers.IntegerField(
                             required=False, help_text="Milliseconds before reconnecting."

@@ -38,7 +38,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from . import engine, live, messages, seats, services
-from .models import Match
+from .models import Match, SeatKind
 from .serializers import state_payload
 from .store import SEATS_IN_ORDER
 
@@ -222,6 +222,9 @@ async def _in_request_thread(function, *args):
 class Admission:
     keys: list
     refusal: JsonResponse | None = None
+    # The seats this device plays, and every person's seat (presence).
+    mine: tuple = ()
+    humans: tuple = ()
 
 
 def admit(request, match_id) -> Admission:
@@ -244,7 +247,8 @@ def admit(request, match_id) -> Admission:
         return Admission([], _error(refusal.code, refusal.detail, refusal.status))
     if not services.playable(match):
         return Admission([], _error("outdated_match", messages.OUTDATED_MATCH, 410))
-    return Admission(seats.held_keys(request, match))
+    humans = tuple(seat.index for seat in seat_rows if seat.kind == SeatKind.HUMAN)
+    return Admission(seats.held_keys(request, match), mine=tuple(viewer.seats), humans=humans)
 
 
 class Streams:
@@ -297,9 +301,8 @@ async def serve(request, match_id):
             released.append(True)
             STREAMS.release()
 
-    response = StreamingHttpResponse(
-        _events(match_id, since, keys, language, release), content_type="text/event-stream"
-    )
+    events = _events(match_id, since, admission, language, release)
+    response = StreamingHttpResponse(events, content_type="text/event-stream")
     response._resource_closers.append(release)
     return _stream_headers(response)
 
@@ -311,10 +314,11 @@ def _stream_headers(response):
     return response
 
 
-async def _events(match_id, since, keys, language, release):
+async def _events(match_id, since, admission, language, release):
     settings = live.limits()
     loop = asyncio.get_running_loop()
     deadline = loop.time() + settings["lifetime_seconds"]
+    keys, presence = admission.keys, live.presence_on()
     try:
         yield f"retry: {RETRY_MS}\n\n"
         with live.HUB.watch(match_id) as wake:
@@ -324,10 +328,13 @@ async def _events(match_id, since, keys, language, release):
             if first.ended:
                 return
             last, written = first.version, loop.time()
+            present, presence_due = None, loop.time()
             while True:
                 keepalive = settings["keepalive_seconds"]
                 wait = keepalive if live.HUB.live else settings["poll_seconds"]
                 wait = min(wait, deadline - loop.time(), written + keepalive - loop.time())
+                if presence:
+                    wait = min(wait, presence_due - loop.time())
                 if wait > 0:
                     try:
                         await asyncio.wait_for(wake.wait(), wait)
@@ -338,8 +345,8 @@ async def _events(match_id, since, keys, language, release):
                 if loop.time() >= deadline:
                     return
                 try:
-                    # Woken (an action, a link replaced): read the match and check the keys
-                    # again; polling: only its version, one small query.
+                    # Woken (an action, a link replaced, a device come back): read the match
+                    # and check the keys again; polling: only its version, one small query.
                     version = None if woken else await _in_reader(current_version, match_id)
                     if woken or version != last:
                         read = await _in_reader(read_update, match_id, last, keys, language)
@@ -351,6 +358,16 @@ async def _events(match_id, since, keys, language, release):
                         last = read.version
                 except DatabaseError:
                     pass  # the database away: try again at the next wake or poll
+                if presence and (woken or loop.time() >= presence_due):
+                    now_present = await _in_reader(
+                        live.refresh_presence, match_id, admission.mine, admission.humans
+                    )
+                    presence_due = loop.time() + live.PRESENCE_REFRESH
+                    if now_present is not None and now_present != present:
+                        present = now_present
+                        seats_now = [{"seat": s, "connected": c} for s, c in present.items()]
+                        yield event("presence", {"seats": seats_now})
+                        written = loop.time()
                 if loop.time() - written >= settings["keepalive_seconds"] - 0.05:
                     yield ": keep-alive\n\n"
                     written = loop.time()

@@ -72,6 +72,11 @@ function listen() {
     failures = 0;
     received(JSON.parse(event.data));
   });
+  source.addEventListener("presence", (event) => {
+    // Which persons' seats have a device connected: the scoreboard subscribes to it.
+    game.presence = Object.fromEntries(JSON.parse(event.data).seats.map((s) => [s.seat, s.connected]));
+    game.root.dispatchEvent(new CustomEvent("paletti:presence"));
+  });
   source.addEventListener("gone", (event) => {
     end(JSON.parse(event.data).detail);
   });
