@@ -87,7 +87,6 @@ class Hub:
         self.live = False
         self.loop: asyncio.AbstractEventLoop | None = None
         self.task: asyncio.Task | None = None
-        self.open = 0
 
     # Streams
 
