@@ -1,7 +1,8 @@
 """Villa Paletti followed live: the site served by the ASGI server (uvicorn, as `make run`
 serves it), a person on the organiser's screen and another on her phone; each device
 follows the match through its event stream, sees the other's move within about a second,
-told once, and never falls back to asking updates/; with Redis, each person's seat shows
+told once, and never falls back to asking updates/ (a spectator refused the stream does,
+and sees the moves too); with Redis, each person's seat shows
 whether their device is connected, away about 10 s after its tab is closed, back when it
 is reopened at the same point."""
 
@@ -50,6 +51,7 @@ def shot(page, name):
 
 def test_two_devices_follow_each_other_through_the_stream(asgi_server, browser):
     organiser, phone = device(browser, 1280), device(browser, 390, phone=True)
+    spectator = device(browser, 1280)
     try:
         organiser.goto(f"{asgi_server.url}/en/paletti/?seed=42")
         organiser.get_by_label("Name").nth(0).fill("Ada")
@@ -64,10 +66,21 @@ def test_two_devices_follow_each_other_through_the_stream(asgi_server, browser):
         card = organiser.locator(".link-card").filter(has=bo_heading)
         phone.goto(card.locator("input.link-url").input_value())
         phone.wait_for_url(re.compile(r"/en/paletti/[0-9a-f-]{36}/$"))
+        # A spectator whose network refuses the stream (a proxy in the way): it polls.
+        spectators = organiser.locator(".link-card").filter(
+            has=organiser.get_by_role("heading", name="Spectators")
+        )
+        refused = '{"code": "too_many_streams", "detail": "No stream here."}'
+        spectator.route(
+            re.compile(r".*/stream/\?.*"),
+            lambda route: route.fulfill(status=503, content_type="application/json", body=refused),
+        )
+        spectator.goto(spectators.locator("input.link-url").input_value())
         pages = {"Ada": organiser, "Bo": phone}
         for page in pages.values():
             expect(page.locator("#paletti-match.ready")).to_be_attached()
             expect(page.locator("#paletti-match")).to_have_attribute("data-following", "stream")
+        expect(spectator.locator("#paletti-match")).to_have_attribute("data-following", "poll")
 
         for _ in range(2):
             banner = organiser.locator("#turn-banner").inner_text()
@@ -83,6 +96,10 @@ def test_two_devices_follow_each_other_through_the_stream(asgi_server, browser):
             )
             assert time.monotonic() - placed < 2.0
             expect(watcher.locator("#log")).to_contain_text(actor)
+            # The polling spectator sees it too, within its 2 s.
+            expect(spectator.locator("#turn-banner")).not_to_contain_text(
+                f"{actor} is playing.", timeout=5000
+            )
             after = watcher.locator("#log li").count()
             assert after > told
             # Told once: nothing comes twice while the stream stays open.
@@ -118,6 +135,8 @@ def test_two_devices_follow_each_other_through_the_stream(asgi_server, browser):
         shot(organiser, "organiser-live")
         phone.set_viewport_size({"width": 1280, "height": 900})
         shot(phone, "phone-seat-live")
+        assert [u for u in spectator.seen if "/updates/?since=" in u]
     finally:
         organiser.context.close()
         phone.context.close()
+        spectator.context.close()
