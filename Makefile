@@ -1,4 +1,5 @@
-# The two commands a newcomer needs:  make run  (the site on SQLite with the seed data)
+# The two commands a newcomer needs:  make run  (the site on SQLite with the seed data,
+#                                                served with its event streams by uvicorn)
 #                                     make test (every test, browser tests included)
 PYTHON ?= python3
 VENV := .venv
@@ -21,7 +22,7 @@ run: $(STAMP) messages
 	$(PY) manage.py createcachetable
 	$(PY) manage.py seed
 	$(PY) manage.py db_worker --no-reload & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
-	  $(PY) manage.py runserver 127.0.0.1:8000; status=$$?; kill $$worker; exit $$status
+	  $(PY) manage.py serve --host 127.0.0.1 --port 8000; status=$$?; kill $$worker; exit $$status
 
 # Browser tests drive Debian's Chromium; install it when missing (never `playwright install`).
 e2e-browser:

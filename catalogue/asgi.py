@@ -1,8 +1,35 @@
-"""ASGI entry point."""
+"""ASGI entry point: `uvicorn catalogue.asgi:application`.
+
+In production it serves the matches' event streams (paletti.stream), beside gunicorn for
+everything else (README, "Deploying"); `make run` serves the whole site from it.
+
+An open stream is a coroutine, not a thread. Django runs each ASGI request's sync parts
+(the middleware) in a thread of that request's own, kept until its answer ends: for a
+stream, ten minutes. So a stream's request runs without that per-request thread: its
+middleware runs in asgiref's one shared thread, a few milliseconds at the start and the
+end, and its reads in paletti.stream's pool. The requests' threads end with them, so
+their database connections are not kept (DJANGO_DB_CONN_MAX_AGE=0 unless set).
+"""
 
 import os
+import re
 
-from django.core.asgi import get_asgi_application
+import django
+from django.core.handlers.asgi import ASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "catalogue.settings")
-application = get_asgi_application()
+os.environ.setdefault("DJANGO_DB_CONN_MAX_AGE", "0")
+
+STREAM_PATH = re.compile(r"^/api/paletti/matches/[^/]+/stream/$")
+
+
+class Handler(ASGIHandler):
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and STREAM_PATH.match(scope.get("path", "")):
+            await self.handle(scope, receive, send)
+        else:
+            await super().__call__(scope, receive, send)
+
+
+django.setup(set_prefix=False)
+application = Handler()

@@ -176,12 +176,13 @@ TEMPLATES = [
 WSGI_APPLICATION = "catalogue.wsgi.application"
 
 # A new PostgreSQL connection per request cut throughput about six times when measured,
-# so connections persist (and are health-checked) between requests.
+# so connections persist (and are health-checked) between requests. The ASGI server sets
+# DJANGO_DB_CONN_MAX_AGE=0 (catalogue.asgi): its requests' threads do not outlive them.
 DATABASES = {
     "default": env.dj_db_url(
         "DATABASE_URL",
         f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=600,
+        conn_max_age=env.int("DJANGO_DB_CONN_MAX_AGE", 600, validate=at_least_0),
         conn_health_checks=True,
     )
 }
@@ -412,6 +413,23 @@ PALETTI_ENGINE_LIMITS = {
 # The turn clock's test-only preset "tiny" (a 3 s bank: paletti.clock), refused unless set:
 # browser tests switch it on to see a seat run out of time.
 PALETTI_TINY_CLOCK = env.bool("DJANGO_PALETTI_TINY_CLOCK", False)
+
+# Following a match live (paletti.live, the event stream of paletti.api): served by the
+# ASGI server (catalogue.asgi, uvicorn), woken through Redis pub/sub on DJANGO_REDIS_URL
+# (without it, each stream reads the database every `poll_seconds`). A process serves at
+# most `max_open` streams at once (then 503); a stream ends after `lifetime_seconds` (the
+# browser reconnects at once, resuming where it was) and sends a comment every
+# `keepalive_seconds` so that proxies keep it open.
+LIVE_REDIS_URL = env.str("DJANGO_LIVE_REDIS_URL", REDIS_URL).strip()
+PALETTI_LIVE = {
+    # Another Redis for the notifications alone, if wanted; "off": none (the streams poll).
+    "redis_url": "" if LIVE_REDIS_URL == "off" else LIVE_REDIS_URL,
+    "key_prefix": env.str("DJANGO_CACHE_KEY_PREFIX", "ludotheque"),
+    "max_open": env.int("DJANGO_STREAMS_MAX_OPEN", 500, validate=at_least_0),
+    "lifetime_seconds": env.int("DJANGO_STREAM_LIFETIME_SECONDS", 600, validate=at_least_0),
+    "keepalive_seconds": env.float("DJANGO_STREAM_KEEPALIVE_SECONDS", 15.0),
+    "poll_seconds": env.float("DJANGO_STREAM_POLL_SECONDS", 1.0),
+}
 
 # Admin logins: after 5 failures for one user name from one address, that pair is locked
 # out for 15 minutes (django-axes); other addresses and other users are not affected.

@@ -1,7 +1,8 @@
 """Villa Paletti across devices: the organiser sets up a match with two persons on their
 own phones and a bot, hands out the links, and three devices and a spectator's screen
-play the first turns, each seeing the others' moves as they are made (by asking every
-2 s); a device cannot act for another's seat; a link's secret reaches no server address,
+play the first turns, each seeing the others' moves as they are made (through the match's
+event stream: here a WSGI server's, which answers at once and is asked again every 2 s); a
+device cannot act for another's seat; a link's secret reaches no server address,
 no Referer and no history entry.
 
 Seed 42 with four seats: Ada (the organiser's device), Bo and Cy (their phones), Robot (a
@@ -146,7 +147,7 @@ def test_three_devices_and_a_spectator_play_the_first_turns(seeded_server, devic
             shot(bo, "phone-seat-turn")
         play_a_turn(actor)
         played.append(name)
-        # Every other screen learns of the move by asking, and shows whose turn is next.
+        # Every other screen learns of the move, and shows whose turn is next.
         new = wait_for_the_next_turn(seeded_server, spectator, match_id, turn)
         following = NAMES[new["turn"]]
         for page in everyone:
@@ -155,7 +156,7 @@ def test_three_devices_and_a_spectator_play_the_first_turns(seeded_server, devic
     # The bot played in the answer to the seat before it: the other devices saw it too.
     expect(spectator.locator("#log")).to_contain_text("Robot")
     for page in (bo, cy, spectator):
-        asked = [u for u, _ in page.seen if "/updates/?since=" in u]
+        asked = [u for u, _ in page.seen if re.search(r"/(stream|updates)/\?since=", u)]
         assert asked, "this device never asked for the others' moves"
     shot(bo, "phone-seat")
     bo.set_viewport_size({"width": 1280, "height": 900})

@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 from catalogue.errors import RETRY_AFTER_SECONDS
 from catalogue.parsers import StrictJSONParser
 
-from . import engine, messages, seats, services, timeouts
+from . import engine, messages, seats, services, stream, timeouts
 from .engine.rules import shape
 from .models import Match
 from .serializers import (
@@ -285,22 +285,99 @@ class MatchUpdatesView(MatchAPIView):
             return _refused(refusal)
         except engine.OutdatedSnapshot:
             return _error("outdated_match", messages.OUTDATED_MATCH, status.HTTP_410_GONE)
-        missed = services.catch_up(match, since)
-        names = _names(match)
-        events = messages.translate_events(missed.events, names) if missed else []
-        return Response(
-            {
-                "version": match.version,
-                "state": state_payload(match, state, viewer),
-                "frames": missed.frames if missed else [],
-                "events": events,
-                "steps": (
-                    messages.translate_steps(missed.steps, events, names, named=True)
-                    if missed
-                    else []
+        return Response(stream.update_payload(match, state, viewer, since))
+
+
+STREAM_SINCE = OpenApiParameter(
+    "since",
+    OpenApiTypes.INT,
+    required=False,
+    description="The version this device has (the state's `version`); `Last-Event-ID`, "
+    "when sent, takes its place. Without either, the first event is the whole state.",
+)
+LAST_EVENT_ID = OpenApiParameter(
+    "Last-Event-ID",
+    OpenApiTypes.INT,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="The `id` of the last event this device received, which is the match's "
+    "version: a browser's EventSource sends it by itself when it reconnects.",
+)
+ONCE = OpenApiParameter(
+    "once",
+    OpenApiTypes.INT,
+    required=False,
+    enum=[0, 1],
+    description="1: answer what this device missed, if anything, and end at once.",
+)
+
+
+class MatchStreamView(MatchAPIView):
+    """Follow a match as it is played: a stream of Server-Sent Events (`text/event-stream`),
+    with the keys `updates/` takes (a seat's, the organiser's, the spectators').
+
+    Each `update` event's `id` is the match's version and its `data` is what `updates/`
+    answers (the state as this viewer sees it; the actions' `frames`, `events` and `steps`
+    to animate, empty when they lie too far back: a full resync), plus `since`, the version
+    those frames start from. **Resume**: send the last version seen in `Last-Event-ID`
+    (an EventSource does it by itself) or `?since=`; the first event then carries what was
+    missed; without either, the whole state. A `presence` event (no `id`) says, when it
+    changes, which persons' seats have a device connected (`seats`: `seat`, `connected`; a
+    closed tab is away about 10 s later; with Redis only). A `gone` event (`code`: `match_gone`,
+    `no_seat` when this device's link was replaced, `outdated_match`) ends it.
+    A comment (`: keep-alive`) comes every 15 s; the stream ends after 10 minutes and
+    `retry:` says when to reconnect. Served by the ASGI server (catalogue.asgi); a WSGI
+    server, or `?once=1`, answers what was missed and ends at once (`retry: 2000`).
+    Over the streams one process serves at once: 503 `too_many_streams`, `Retry-After`.
+    """
+
+    @classmethod
+    def as_view(cls, **initkwargs):
+        """An async view (paletti.stream.serve), not DRF's sync dispatch: an open stream
+        must hold no thread. The class stays for the schema."""
+
+        async def view(request, match_id):
+            return await stream.serve(request, match_id)
+
+        view.cls = cls
+        view.initkwargs = initkwargs
+        view.csrf_exempt = True
+        return view
+
+    @extend_schema(
+        parameters=[STREAM_SINCE, LAST_EVENT_ID, ONCE],
+        responses={
+            (200, "text/event-stream"): OpenApiResponse(
+                inline_serializer(
+                    "MatchStreamEvent",
+                    {
+                        "id": serializers.RegexField(
+                            r"^[0-9]+$",
+                            required=False,
+                            help_text="The match's version after this event.",
+                        ),
+                        "event": serializers.ChoiceField(choices=["update", "presence", "gone"]),
+                        "data": serializers.CharField(
+                            help_text="JSON: for `update`, what `updates/` answers plus "
+                            "`since`; for `presence`, `seats`; for `gone`, `code` and `detail`."
+                        ),
+                        "retry": serializers.IntegerField(
+                            required=False, help_text="Milliseconds before reconnecting."
+                        ),
+                    },
                 ),
-            }
-        )
+                description="Each item is one event (`retry: 1000` comes first, then "
+                "`id: <version>`, `event: update`, `data: <JSON>`).",
+            ),
+            400: OpenApiResponse(description="`since`, `Last-Event-ID` or `once` unreadable."),
+            403: REFUSED[403],
+            404: REFUSED[404],
+            410: OpenApiResponse(description="Stored by an earlier engine: no longer playable."),
+            503: OpenApiResponse(description="Too many open streams (`too_many_streams`)."),
+        },
+    )
+    def get(self, request, match_id):  # pragma: no cover (as_view serves stream.serve)
+        raise NotImplementedError
 
 
 class MatchActionView(MatchAPIView):

@@ -24,6 +24,11 @@ urlpatterns = [
     path(
         "matches/<uuid:match_id>/clock/", api.MatchClockView.as_view(), name="paletti-match-clock"
     ),
+    path(
+        "matches/<uuid:match_id>/stream/",
+        api.MatchStreamView.as_view(),
+        name="paletti-match-stream",
+    ),
     path("matches/<uuid:match_id>/join/", api.MatchJoinView.as_view(), name="paletti-match-join"),
     path(
         "matches/<uuid:match_id>/links/<str:which>/",

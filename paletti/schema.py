@@ -38,6 +38,12 @@ def add_match_links(result, generator, request, public):
                     if path.endswith("/join/")
                     else [{"seatToken": []}, {"cookieAuth": []}, {}]
                 )
+    # A version is 0 to 2**31 - 1, whichever way it is sent (drf-spectacular takes no bounds
+    # for an integer parameter).
+    for path in (MATCH_PATHS + "updates/", MATCH_PATHS + "stream/"):
+        for parameter in result["paths"][path]["get"]["parameters"]:
+            if parameter["name"] in ("since", "Last-Event-ID"):
+                parameter["schema"].update(minimum=0, maximum=2**31 - 1)
     created = result["paths"]["/api/paletti/matches/"]["post"]["responses"]["201"]
     # The organiser's key goes with the id: without it the match answers 403.
     match_id = {
@@ -49,6 +55,10 @@ def add_match_links(result, generator, request, public):
         "PlayInMatch": {"operationId": "paletti_matches_actions_create", "parameters": match_id},
         "FollowMatch": {
             "operationId": "paletti_matches_updates_retrieve",
+            "parameters": {**match_id, "since": "$response.body#/state/version"},
+        },
+        "FollowMatchLive": {
+            "operationId": "paletti_matches_stream_retrieve",
             "parameters": {**match_id, "since": "$response.body#/state/version"},
         },
     }

@@ -202,6 +202,26 @@ def viewer_of(request, match: Match, seats: list[Seat], *, writing: bool = False
     return viewer
 
 
+def held_keys(request, match: Match) -> list[str]:
+    """The secrets a request presents for `match` (its header's, then its session's), for
+    a stream that checks them again each time it wakes (a link replaced meanwhile)."""
+    keys = [request.headers[TOKEN_HEADER]] if TOKEN_HEADER in request.headers else []
+    held = _held(request.session).get(str(match.pk))
+    if isinstance(held, dict) and isinstance(held.get("keys"), list):
+        keys += [k for k in held["keys"] if isinstance(k, str)]
+    return keys
+
+
+def viewer_holding(match: Match, seats: list[Seat], keys: list[str]) -> Viewer:
+    """What these secrets open in `match` now (held_keys); nothing when none still opens."""
+    if open_match(match):
+        return Viewer(seats=frozenset(s.index for s in seats if s.kind == SeatKind.HUMAN))
+    viewer = Viewer()
+    for secret in keys:
+        viewer = viewer | (grants(match, seats, secret) or Viewer())
+    return viewer
+
+
 def _header_viewer(match, seats, secret: str) -> Viewer:
     if not TOKEN_SHAPE.fullmatch(secret):
         raise Refused(400, "malformed_seat_token", MALFORMED_TOKEN)

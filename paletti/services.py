@@ -12,7 +12,7 @@ from datetime import timedelta
 from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
-from . import engine, store, timing
+from . import engine, live, store, timing
 from .models import Match, MatchAction, MatchStatus, Seat, SeatDevice, SeatKind
 from .seats import Secrets, digest, issue, new_secret
 from .signals import match_over
@@ -351,12 +351,15 @@ def replace_link(*, match: Match, seat: int | None) -> str:
     if seat is None:
         Match.objects.filter(pk=match.pk).update(spectator_digest=digest(secret))
         match.spectator_digest = digest(secret)
+        transaction.on_commit(lambda: live.publish(match.pk, match.version))
         return secret
     row = next(s for s in _seats(match) if s.index == seat)
     if not row.key_digest:
         raise MatchError("no_link", "This seat plays on the shared device.")
     row.key_digest = digest(secret)
     row.save(update_fields=["key_digest"])
+    # Streams opened with the old link end at once (they check their keys when woken).
+    transaction.on_commit(lambda: live.publish(match.pk, match.version))
     return secret
 
 
@@ -381,6 +384,9 @@ def _store(match, state, log, version):
         raise StaleVersion(current)
     for name, value in fields.items():
         setattr(match, name, value)
+    # Only the id and the version: a stream reads the rest from the database.
+    version_now = fields["version"]
+    transaction.on_commit(lambda: live.publish(match.pk, version_now))
     if finished:
         match_over.send(sender=Match, match=match, state=state)
 

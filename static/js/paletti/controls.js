@@ -361,6 +361,9 @@ export function renderScores() {
     if (state.seal.holder === seat.seat) badges.push(el("span", { class: "badge seal", text: gettext("seal") }));
     if (state.seal.previous === seat.seat) badges.push(el("span", { class: "badge previous", text: gettext("previous seal") }));
     if (state.status === "playing" && state.turn === seat.seat) badges.push(el("span", { class: "badge turn", text: gettext("to play") }));
+    // Whether a device of this person's is connected (the stream's presence events).
+    const here = game.presence && game.presence[seat.seat];
+    if (game.presence && here !== undefined) badges.push(el("span", { class: "badge presence " + (here ? "here" : "away"), text: here ? gettext("connected") : gettext("away") }));
     const who = seat.kind === "bot" ? fmt(gettext("%(name)s (bot, %(level)s)"), { name: seat.name, level: botLevel(seat.level) }) : seat.name;
     const colours = el("span", { class: "colours" });
     seat.colours.forEach((c) => colours.append(swatch(c), playerColourName(c) + " "));

@@ -109,7 +109,8 @@ export function initMatch(root) {
     }
     applyResult({ state: result.data, frames: intro.frames || [], events: intro.events || [], steps: intro.steps || [], opening: intro.opening }, false);
     root.classList.add("ready");
-    // Moves made on other devices arrive while this one waits for them.
+    // Moves made on other devices arrive while this one waits for them, and who is here.
+    root.addEventListener("paletti:presence", () => renderScores());
     follow(applyResult);
   });
 }

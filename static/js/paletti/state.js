@@ -26,6 +26,7 @@ export const game = {
   viewAt: null, // the view's tween: time -> {view, done} (view.js)
   selected: null, // a column a first tap chose, shown until a second tap or a button commits
   candidates: [], // columns overlapping under the pointer, offered in a chooser
+  presence: null, // persons' seat → whether a device of theirs is connected (follow.js)
 };
 
 /* Every piece's pose on the page: [x, y, angle_front, z, angle_side] (mm, radians), from
