@@ -8,6 +8,7 @@ It is reached by a personal link: a token signed with the site's secret
 was typed, so the form tells nobody who is a member) or by staff from the desk."""
 
 import datetime
+import logging
 
 from django import forms
 from django.conf import settings
@@ -24,6 +25,8 @@ from .circulation import LendingRefused, cancel_hold, renew, reserve
 from .households import Household
 from .notices import library_name, send_member_link
 from .selectors import household_holds, household_loans
+
+logger = logging.getLogger(__name__)
 
 SALT = "games.lending.member-page"
 # "Send me my link": at most this many asks per hour from one address, and per card
@@ -109,12 +112,18 @@ def _client_address(request) -> str:
 
 
 def _over_limit(key: str, limit: int) -> bool:
-    cache.add(key, 0, THROTTLE_SECONDS)
+    """Count one more ask under ``key`` this hour; whether that is more than ``limit``. A
+    cache that fails lets the ask through (the answer tells nothing either way)."""
     try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, THROTTLE_SECONDS)
-        count = 1
+        cache.add(key, 0, THROTTLE_SECONDS)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, THROTTLE_SECONDS)
+            count = 1
+    except Exception:  # noqa: BLE001
+        logger.warning("member link throttle: cache unavailable", exc_info=True)
+        return False
     return count > limit
 
 

@@ -9,6 +9,7 @@ claimed the same way and listed "to call" (the desk's overdue list marks it too)
 """
 
 import datetime
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -38,6 +39,11 @@ class RunReport:
     sent: list = field(default_factory=list)
     to_call: list = field(default_factory=list)
     failed: list = field(default_factory=list)
+
+
+def _one_line(text: str) -> str:
+    """A subject on one line; no-break spaces (French, before ":") stay."""
+    return re.sub(r"[ \t\r\n]+", " ", text).strip()
 
 
 def library_name() -> str:
@@ -91,7 +97,7 @@ def _render(household: Household, kind: str, loans: list) -> tuple[str, str]:
         }
         subject = render_to_string("lending/email/reminder_subject.txt", context)
         body = render_to_string("lending/email/reminder_body.txt", context)
-    return " ".join(subject.split()), body
+    return _one_line(subject), body
 
 
 def send_reminders(*, now: datetime.datetime | None = None, dry_run: bool = False) -> RunReport:
@@ -151,5 +157,5 @@ def send_member_link(household: Household) -> bool:
         }
         subject = render_to_string("lending/email/member_link_subject.txt", context)
         body = render_to_string("lending/email/member_link_body.txt", context)
-    send_mail(" ".join(subject.split()), body, None, [household.email.strip()])
+    send_mail(_one_line(subject), body, None, [household.email.strip()])
     return True
