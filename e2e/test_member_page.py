@@ -110,3 +110,35 @@ def test_send_me_my_link(household, page, live_server):
     expect(page.get_by_role("status")).to_contain_text("un lien vers votre page part")
     assert [m.to for m in mail.outbox] == [["nowak@example.org"]]
     shot(page, "member-link-form")
+
+
+def test_the_desk_marks_whom_to_call_and_sends_the_link(household, page, live_server):
+    from django.contrib.auth.models import Permission, User
+
+    volunteer = User.objects.create_user("desk", password="desk-pass-1", is_staff=True)
+    volunteer.user_permissions.add(
+        *Permission.objects.filter(codename__in=["add_copycheck", "add_loan", "change_loan"])
+    )
+    # Berg's game is overdue and Berg has no e-mail address: staff call.
+    Loan.objects.filter(copy__barcode="J0003").update(
+        due_on=datetime.date.today() - datetime.timedelta(days=3)
+    )
+    Household.objects.filter(card_number="L0043").update(contact="06 12 34 56 78")
+    with translation.override("en"):
+        login, desk = reverse("admin:login"), reverse("lending:desk")
+    page.goto(live_server.url + login + "?next=" + desk)
+    page.get_by_label("Username").fill("desk")
+    page.get_by_label("Password").fill("desk-pass-1")
+    page.keyboard.press("Enter")
+    overdue = page.locator(".desk-overdue")
+    expect(overdue).to_contain_text("No e-mail: to call · 06 12 34 56 78")
+    shot(page, "desk-overdue-to-call")
+    page.keyboard.type("L0042")
+    page.keyboard.press("Enter")
+    mail.outbox = []
+    page.get_by_role("button", name="Send their page's link").click()
+    expect(page.get_by_role("status").first).to_contain_text(
+        "The link to their page is sent to nowak@example.org"
+    )
+    assert [m.to for m in mail.outbox] == [["nowak@example.org"]]
+    shot(page, "desk-member-link")
