@@ -144,7 +144,10 @@ def link_request(request):
     if not _over_limit(f"member-link:card:{card.casefold()[:50]}", LINK_ASKS_PER_CARD):
         household = Household.objects.filter(card_number=card, email__iexact=email).first()
         if household is not None:
-            send_member_link(household)
+            try:
+                send_member_link(household)
+            except Exception:  # noqa: BLE001 - the answer is the same; staff read the log
+                logger.exception("member link: the e-mail to %s could not be sent", card)
     context.update(sent=True, form=LinkRequestForm())
     return render(request, "lending/member_link.html", context)
 

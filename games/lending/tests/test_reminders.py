@@ -107,7 +107,7 @@ def test_renewal_refused_after_an_overdue_reminder(villa, desk_user):
     [
         ("fr", "Ces jeux empruntés à Ludothèque des Tilleuls", "12 décembre 2026"),
         ("da", "Disse spil, lånt hos Ludothèque des Tilleuls", "12. december 2026"),
-        ("pl", "Termin zwrotu tych gier wypożyczonych z Ludothèque des Tilleuls", "12 grudnia"),
+        ("pl", "Ludothèque des Tilleuls: wkrótce mija termin zwrotu", "12 grudnia 2026"),
         ("en", "These games borrowed from Ludothèque des Tilleuls", "12 December 2026"),
     ],
 )
