@@ -4,6 +4,7 @@ import re
 
 import django.db.models.deletion
 import django.utils.timezone
+from django.contrib.auth.management import create_permissions
 from django.db import migrations, models
 
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
@@ -18,6 +19,21 @@ def email_from_contact(apps, schema_editor):
         if found:
             household.email = found.group(0)[:254]
             household.save(update_fields=["email"])
+
+
+def volunteers_read_reminders(apps, schema_editor):
+    """The Ludothécaire group sees which reminders went (and whom to call) in the admin."""
+    for app_config in apps.get_app_configs():
+        app_config.models_module = True
+        create_permissions(app_config, apps=apps, verbosity=0)
+        app_config.models_module = None
+    Group = apps.get_model("auth", "Group")
+    Permission = apps.get_model("auth", "Permission")
+    group = Group.objects.filter(name="Ludothécaire").first()
+    if group:
+        group.permissions.add(
+            *Permission.objects.filter(content_type__app_label="lending", codename="view_reminder")
+        )
 
 
 class Migration(migrations.Migration):
@@ -85,4 +101,5 @@ class Migration(migrations.Migration):
             },
         ),
         migrations.RunPython(email_from_contact, migrations.RunPython.noop),
+        migrations.RunPython(volunteers_read_reminders, migrations.RunPython.noop),
     ]
