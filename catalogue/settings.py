@@ -493,6 +493,40 @@ if not all(0 <= day <= 6 for day in LENDING_OPENING_WEEKDAYS):
 # How many days a copy set aside for a hold waits for its household (then it passes to the
 # next in the queue). Our choice: a week, so that every opening day of it can be the one.
 LENDING_HOLD_DAYS = env.int("DJANGO_LENDING_HOLD_DAYS", 7, validate=validate.Range(min=1))
+# Reminders (python manage.py send_reminders, from cron): "due soon" this many days before a
+# loan is due (our choice, 3: from a Saturday due date back to the Wednesday before, an
+# opening day to come in or renew), "overdue again" this many days after the first "overdue"
+# (our choice, 7: a week, every opening day once).
+LENDING_REMINDER_DAYS_BEFORE = env.int(
+    "DJANGO_LENDING_REMINDER_DAYS_BEFORE", 3, validate=validate.Range(min=0)
+)
+LENDING_REMINDER_AGAIN_DAYS = env.int(
+    "DJANGO_LENDING_REMINDER_AGAIN_DAYS", 7, validate=validate.Range(min=1)
+)
+# How long a member's personal link (their own page) works: our choice, 30 days.
+LENDING_MEMBER_LINK_DAYS = env.int(
+    "DJANGO_LENDING_MEMBER_LINK_DAYS", 30, validate=validate.Range(min=1)
+)
+# The library's name in e-mails (empty: "Ludothèque" in the member's language), and the
+# site's address the links in e-mails start with.
+LIBRARY_NAME = env.str("DJANGO_LIBRARY_NAME", "").strip()
+SITE_URL = env.str("DJANGO_SITE_URL", "http://localhost:8000").strip().rstrip("/")
+
+# E-mail: printed to the console unless an SMTP server is named (DJANGO_EMAIL_HOST).
+EMAIL_HOST = env.str("DJANGO_EMAIL_HOST", "").strip()
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = env.int("DJANGO_EMAIL_PORT", 587, validate=validate.Range(min=1, max=65535))
+    EMAIL_HOST_USER = env.str("DJANGO_EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = env.str("DJANGO_EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env.bool("DJANGO_EMAIL_USE_TLS", True)
+    EMAIL_USE_SSL = env.bool("DJANGO_EMAIL_USE_SSL", False)
+    EMAIL_TIMEOUT = env.int("DJANGO_EMAIL_TIMEOUT", 20, validate=validate.Range(min=1))
+else:
+    EMAIL_BACKEND = env.str(
+        "DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
+    )
+DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", "ludotheque@localhost")
 
 LOGGING = {
     "version": 1,

@@ -15,6 +15,7 @@ from .copies import Copy, CopyStatus
 from .holds import Hold
 from .households import Household, Member, MemberType
 from .loans import Loan, MissingPiece
+from .reminders import Reminder
 
 # A household's open loans are at most its quota (a handful); the inline shows no more.
 MAX_LOAN_ROWS = 20
@@ -264,4 +265,23 @@ class HoldAdmin(admin.ModelAdmin):
     readonly_fields = fields
 
     def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Reminder)
+class ReminderAdmin(admin.ModelAdmin):
+    """Reminders as ``send_reminders`` claimed and sent them, read only: one per loan and
+    kind. No address: the household was listed to call."""
+
+    list_display = ["loan", "kind", "claimed_at", "sent_at", "email"]
+    list_filter = ["kind", ("sent_at", admin.EmptyFieldListFilter)]
+    search_fields = ["loan__copy__barcode", "loan__household__card_number", "email"]
+    list_select_related = ["loan__copy", "loan__household"]
+    fields = ["loan", "kind", "claimed_at", "sent_at", "email"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
         return False

@@ -281,6 +281,10 @@ def desk(request):
             return _reserve(request, household)
         if action == "cancel":
             return _cancel(request, household)
+        if action == "member_link":
+            from .member_page import desk_member_link
+
+            return desk_member_link(request, household)
         return _scan(request, household)
     form = ScanForm(request.GET or None)
     if form.is_valid():  # a scan by address (?barcode=): open the copy

@@ -55,6 +55,11 @@ class Household(models.Model):
     card_number = models.CharField(_("card number"), max_length=50, unique=True)
     name = models.CharField(_("name"), max_length=200)
     contact = models.TextField(_("contact"), blank=True, help_text=_("Address, phone, email."))
+    email = models.EmailField(
+        _("e-mail"),
+        blank=True,
+        help_text=_("Where reminders and the member's page link are sent. Empty: staff call."),
+    )
     language = models.CharField(
         _("language"),
         max_length=2,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import desk
+from . import desk, member_page
 
 app_name = "lending"
 
@@ -8,4 +8,6 @@ urlpatterns = [
     path("desk/", desk.desk, name="desk"),
     # A barcode may hold any character the admin accepts, "/" too (S/47/00).
     path("desk/copies/<path:barcode>/", desk.desk_copy, name="desk-copy"),
+    path("my-loans/", member_page.link_request, name="member-link"),
+    path("my-loans/<str:token>/", member_page.member_page, name="member-page"),
 ]

@@ -77,3 +77,31 @@ def test_copies_checks_and_permissions_survive_the_move_to_lending():
     )
     assert set(CODENAMES) <= codenames
     assert User.objects.get(username="vol").has_perm("lending.add_copycheck")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_households_email_comes_from_their_contact_and_volunteers_read_reminders():
+    from games.lending.models import Household
+
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    old = migrate([("lending", "0006_copy_section")])
+    try:
+        kind = old.get_model("lending", "MemberType").objects.create(name="Famille")
+        for card, contact in [
+            ("L1", "3 rue des Tilleuls\n06 12 34 56 78 · nowak.family@example.org"),
+            ("L2", "06 98 76 54 32"),
+        ]:
+            old.get_model("lending", "Household").objects.create(
+                card_number=card,
+                name=card,
+                contact=contact,
+                member_type=kind,
+                membership_end="2027-08-31",
+            )
+        old.get_model("auth", "Group").objects.get_or_create(name="Ludothécaire")
+    finally:
+        migrate(latest)
+    emails = dict(Household.objects.values_list("card_number", "email"))
+    assert emails == {"L1": "nowak.family@example.org", "L2": ""}
+    group = Group.objects.get(name="Ludothécaire")
+    assert group.permissions.filter(codename="view_reminder").exists()
