@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import desk
+from . import desk, ledger_views, statistics
 
 app_name = "lending"
 
@@ -8,4 +8,11 @@ urlpatterns = [
     path("desk/", desk.desk, name="desk"),
     # A barcode may hold any character the admin accepts, "/" too (S/47/00).
     path("desk/copies/<path:barcode>/", desk.desk_copy, name="desk-copy"),
+    path(
+        "desk/households/<path:card>/ledger/",
+        ledger_views.household_ledger,
+        name="household-ledger",
+    ),
+    path("desk/statistics/", statistics.statistics_page, name="statistics"),
+    path("desk/statistics/<slug:table>.csv", statistics.statistics_csv, name="statistics-csv"),
 ]
