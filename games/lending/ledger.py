@@ -33,6 +33,7 @@ __all__ = [
 ]
 
 ZERO = Decimal("0.00")
+CENT = Decimal("0.01")
 
 
 class LedgerKind(models.TextChoices):
@@ -190,7 +191,8 @@ class LedgerEntry(models.Model):
 def balances(household) -> dict[str, Decimal]:
     """``balance`` (what ``household`` owes; below zero, what it is owed) and ``deposit``
     (what the ludothèque holds for it), in one query."""
-    return LedgerEntry.objects.filter(household=household).balances()
+    sums = LedgerEntry.objects.filter(household=household).balances()
+    return {name: Decimal(value).quantize(CENT) for name, value in sums.items()}
 
 
 def _create_once(**fields) -> LedgerEntry | None:

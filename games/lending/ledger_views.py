@@ -39,9 +39,7 @@ class LedgerForm(forms.Form):
 def household_ledger(request, card):
     """The ledger of the household with card number ``card``; staff who may add entries
     record a payment, a deposit held, returned or cashed, or money handed back."""
-    household = get_object_or_404(
-        Household.objects.select_related("member_type"), card_number=card
-    )
+    household = get_object_or_404(Household.objects.select_related("member_type"), card_number=card)
     form = LedgerForm(request.POST or None)
     if request.method == "POST":
         if not request.user.has_perm("lending.add_ledgerentry"):

@@ -42,7 +42,7 @@ def months_back(today: datetime.date, months: int = MONTHS) -> list[datetime.dat
     """The first days of the last ``months`` months, the current one last."""
     firsts = []
     year, month = today.year, today.month
-    for _ in range(months):
+    for _month in range(months):
         firsts.append(datetime.date(year, month, 1))
         year, month = (year, month - 1) if month > 1 else (year - 1, 12)
     return firsts[::-1]
@@ -71,10 +71,7 @@ def loans_per_game(today: datetime.date) -> Table:
     for row in counts:
         game = by_game.setdefault(row["copy__game_id"], {"title": row["copy__game__title"]})
         game[_month_of(row["month"])] = row["loans"]
-    rows = [
-        [game["title"], *(game.get(month, 0) for month in months)]
-        for game in by_game.values()
-    ]
+    rows = [[game["title"], *(game.get(month, 0) for month in months)] for game in by_game.values()]
     for row in rows:
         row.append(sum(row[1:]))
     rows.sort(key=lambda row: (-row[-1], row[0]))

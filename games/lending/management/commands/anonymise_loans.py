@@ -11,6 +11,4 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         done = anonymise()
-        self.stdout.write(
-            f"{done.loans} loan(s) and {done.households} household(s) anonymised."
-        )
+        self.stdout.write(f"{done.loans} loan(s) and {done.households} household(s) anonymised.")
