@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import IntegrityError, models, transaction
 from django.db.models import Case, DecimalField, F, Q, Sum, Value, When
 from django.db.models.functions import Coalesce
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -236,13 +236,14 @@ def record(*, household, kind: str, amount: Decimal, by, note: str = "") -> Ledg
         raise LedgerRefused(_("This kind of entry is written by the ledger itself."))
     if not isinstance(amount, Decimal) or not ZERO < amount <= MAX_AMOUNT:
         raise LedgerRefused(_("The amount must be above zero."))
+    amount = amount.quantize(CENT)
     with transaction.atomic():
         household = Household.objects.select_for_update().get(pk=household.pk)
         held = balances(household)["deposit"]
         if kind in DEPOSIT_OUT and amount > held:
             raise LedgerRefused(
                 _("Only %(held)s %(currency)s is held as a deposit.")
-                % {"held": held, "currency": settings.LENDING_CURRENCY}
+                % {"held": formats.number_format(held, 2), "currency": settings.LENDING_CURRENCY}
             )
         if (
             kind == LedgerKind.DEPOSIT_CASHED

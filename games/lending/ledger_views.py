@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -61,7 +62,7 @@ def household_ledger(request, card):
                     _("Recorded: %(kind)s, %(amount)s %(currency)s.")
                     % {
                         "kind": entry.get_kind_display(),
-                        "amount": entry.amount,
+                        "amount": formats.number_format(entry.amount, 2),
                         "currency": settings.LENDING_CURRENCY,
                     },
                 )
