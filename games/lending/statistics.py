@@ -36,6 +36,8 @@ class Table:
     title: str
     headings: list[str]
     rows: list[list]
+    text_columns: int = 1  # the first columns name things; the others are counts
+    csv_headings: list[str] | None = None  # months as 2026-01 for a spreadsheet
 
 
 def months_back(today: datetime.date, months: int = MONTHS) -> list[datetime.date]:
@@ -78,9 +80,9 @@ def loans_per_game(today: datetime.date) -> Table:
     return Table(
         "loans",
         _("Loans per game and month"),
-        [_("Game"), *(formats.date_format(month, "YEAR_MONTH_FORMAT") for month in months)]
-        + [_("Total")],
+        [_("Game"), *(formats.date_format(month, "M Y") for month in months), _("Total")],
         rows,
+        csv_headings=[_("Game"), *(f"{month:%Y-%m}" for month in months), _("Total")],
     )
 
 
@@ -133,6 +135,7 @@ def most_missed(today: datetime.date) -> Table:
         _("Pieces most often missing"),
         [_("Game"), _("Piece"), _("Pieces missing"), _("Returns"), _("Found since")],
         rows,
+        text_columns=2,
     )
 
 
@@ -190,7 +193,7 @@ def statistics_csv(request, table):
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{data.slug}.csv"'
     writer = csv.writer(response)
-    writer.writerow(data.headings)
+    writer.writerow(data.csv_headings or data.headings)
     writer.writerows([_cell(cell) for cell in row] for row in data.rows)
     return response
 

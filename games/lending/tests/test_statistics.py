@@ -85,6 +85,7 @@ def test_each_table_downloads_as_csv(villa, ola, desk_user, staff):
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert rows[0][0] == "Game" and rows[0][-1] == "Total" and len(rows[0]) == 14
+    assert rows[0][-2] == f"{timezone.localdate():%Y-%m}"  # the current month, last
     assert rows[1][0] == "Villa Paletti" and rows[1][-1] == "1"
     for table in ("households", "pieces", "ages"):
         assert (
