@@ -219,7 +219,9 @@ class LoanAdmin(admin.ModelAdmin):
     def get_form(self, request, obj=None, **kwargs):
         form = super().get_form(request, obj, **kwargs)
         if obj is not None and "member" in form.base_fields:  # the household's members only
-            form.base_fields["member"].queryset = obj.household.members.all()
+            form.base_fields["member"].queryset = (
+                obj.household.members.all() if obj.household_id else Member.objects.none()
+            )  # none once the loan is anonymised
         return form
 
 

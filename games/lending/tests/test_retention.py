@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 from django.utils import timezone
 
 from games.lending.circulation import lend
@@ -96,3 +97,11 @@ def test_the_command_for_cron_says_what_it_did(villa, ola, capsys):
     past_loan(box, ola, timezone.now() - datetime.timedelta(days=1000))
     call_command("anonymise_loans")
     assert "1 loan(s) and 0 household(s) anonymised." in capsys.readouterr().out
+
+
+def test_an_anonymised_loan_still_opens_in_the_admin(villa, ola, admin_client):
+    (box,) = copies(villa, "J0001")
+    loan = past_loan(box, ola, NOW - datetime.timedelta(days=800))
+    anonymise(now=NOW)
+    page = admin_client.get(reverse("admin:lending_loan_change", args=[loan.pk]))
+    assert page.status_code == 200 and "J0001" in page.content.decode()

@@ -120,3 +120,10 @@ def test_statistics_are_for_staff_only(client, ola):
     assert (
         client.get(reverse("lending:statistics-csv", kwargs={"table": "loans"})).status_code == 403
     )
+
+
+def test_the_admin_index_links_to_the_statistics(admin_client):
+    with translation.override("en"):
+        page = admin_client.get(reverse("admin:index"))
+        assert reverse("lending:statistics") in page.content.decode()
+    assert "Lending statistics" in page.content.decode()
