@@ -84,6 +84,8 @@ def test_the_ledger_and_the_statistics_from_the_desk(seeded_server, page):
     expect(page.get_by_label("Barcode", exact=True)).to_be_focused()
     page.keyboard.type("L0042")
     page.keyboard.press("Enter")
+    expect(page.locator(".desk-ledger")).to_contain_text("Balance: 4.00 EUR")
+    shot(page, "desk-household")
     page.get_by_role("link", name="Ledger: fee, deposit, bonds").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Ledger: Nowak")
     figures = page.locator(".ledger-figures")

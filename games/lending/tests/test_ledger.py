@@ -221,3 +221,14 @@ def test_the_admin_charges_the_fee_when_a_membership_is_recorded_and_shows_the_l
     assert kinds(household) == [(LedgerKind.FEE, Decimal("20.00"))]
     page = admin_client.get(url)
     assert "membership fee" in page.content.decode() or "cotisation" in page.content.decode()
+
+
+def test_the_desk_shows_the_household_balance_beside_its_loans(villa, ola, cashier):
+    (copy,) = copies(villa, "J0001")
+    lend(member=ola, copy=copy, by=None, now=MORNING)
+    give_back(copy=copy, by=None, found=counts(copy, columns=1))
+    with translation.override("en"):
+        cashier.post(reverse("lending:desk"), {"action": "scan", "barcode": "L0042"})
+        page = cashier.get(reverse("lending:desk")).content.decode()
+    assert "Balance: 2.00 EUR" in page and "deposit held: 0.00 EUR" in page
+    assert reverse("lending:household-ledger", kwargs={"card": "L0042"}) in page
