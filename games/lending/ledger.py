@@ -228,7 +228,8 @@ def record_membership(*, household, by=None, paid_now: bool = False) -> LedgerEn
 def record(*, household, kind: str, amount: Decimal, by, note: str = "") -> LedgerEntry:
     """What staff record at the desk: a payment, a deposit held, returned or cashed, money
     handed back. Refused: an amount not above zero, a deposit returned or cashed beyond
-    what is held, a deposit cashed while no reminder was sent on the household's loans.
+    what is held, a deposit cashed while none of the household's loans out now had a
+    reminder sent (the deposit answers for games not brought back: our reading).
     A payment that settles the balance while the fee is unpaid marks the fee paid."""
     from .households import Household
 
@@ -247,7 +248,7 @@ def record(*, household, kind: str, amount: Decimal, by, note: str = "") -> Ledg
             )
         if (
             kind == LedgerKind.DEPOSIT_CASHED
-            and not household.loans.filter(reminder_sent_at__isnull=False).exists()
+            and not household.loans.open().filter(reminder_sent_at__isnull=False).exists()
         ):
             raise LedgerRefused(
                 _("A deposit is cashed only after a reminder was sent for one of its loans.")

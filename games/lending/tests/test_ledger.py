@@ -89,8 +89,18 @@ def test_a_deposit_is_held_returned_and_cashed_only_after_a_reminder(villa, ola,
     loan = lend(member=ola, copy=copy, by=desk_user, now=MORNING)
     loan.reminder_sent_at = timezone.now()
     loan.save()
-    record(household=household, kind=LedgerKind.DEPOSIT_CASHED, amount=Decimal("50"), by=desk_user)
-    assert balances(household) == {"balance": Decimal("0.00"), "deposit": Decimal("0.00")}
+    record(household=household, kind=LedgerKind.DEPOSIT_CASHED, amount=Decimal("30"), by=desk_user)
+    assert balances(household) == {"balance": Decimal("0.00"), "deposit": Decimal("20.00")}
+    # Once that game is back, the rest of the deposit is no longer cashed, but returned.
+    give_back(copy=copy, by=desk_user, found=counts(copy))
+    with pytest.raises(LedgerRefused):
+        record(
+            household=household, kind=LedgerKind.DEPOSIT_CASHED, amount=Decimal("20"), by=desk_user
+        )
+    record(
+        household=household, kind=LedgerKind.DEPOSIT_RETURNED, amount=Decimal("20"), by=desk_user
+    )
+    assert balances(household)["deposit"] == Decimal("0.00")
 
 
 def test_the_ledger_writes_its_own_charges_not_the_desk(ola, desk_user):
