@@ -12,6 +12,7 @@ import os
 import re
 import tempfile
 from datetime import timedelta
+from decimal import Decimal
 from pathlib import Path
 
 from csp.constants import NONE, SELF
@@ -527,6 +528,32 @@ else:
         "DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
     )
 DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", "ludotheque@localhost")
+
+# Money at the desk, in the site's currency (an ISO code, shown beside each amount).
+LENDING_CURRENCY = env.str("DJANGO_LENDING_CURRENCY", "EUR")
+# The membership fee charged when a membership is recorded or renewed (0: none charged).
+# Our choice, to be set by each ludothèque: French ludothèques ask a household some 10 to
+# 40 € a year; 20 sits in the middle.
+LENDING_MEMBERSHIP_FEE = env.decimal(
+    "DJANGO_LENDING_MEMBERSHIP_FEE", Decimal("20.00"), validate=validate.Range(min=0, max=9999)
+)
+# The bond charged for a piece missing at a return, refunded when it is found: MiBase (an
+# Australian toy library system) charges 2 dollars; ours is 2 in the site's currency.
+LENDING_MISSING_PIECE_BOND = env.decimal(
+    "DJANGO_LENDING_MISSING_PIECE_BOND", Decimal("2.00"), validate=validate.Range(min=0, max=9999)
+)
+# A late fee per week begun late, charged at the return. Libraries that charge one ask
+# 0.50 to 1 € a week; many charge none, and so do we by default (0: off).
+LENDING_LATE_FEE_PER_WEEK = env.decimal(
+    "DJANGO_LENDING_LATE_FEE_PER_WEEK", Decimal("0.00"), validate=validate.Range(min=0, max=9999)
+)
+# Past loans and ended memberships are anonymised this many days after the return or the
+# membership's end (manage.py anonymise_loans, from cron). Our choice: two years, long
+# enough to settle a missing piece or a cashed deposit and to answer a household's question
+# about last season, short enough to keep no more than the lending needs.
+LENDING_RETENTION_DAYS = env.int(
+    "DJANGO_LENDING_RETENTION_DAYS", 730, validate=validate.Range(min=30)
+)
 
 LOGGING = {
     "version": 1,

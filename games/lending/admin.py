@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import TruncMonth
+from django.forms.models import BaseInlineFormSet
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
@@ -14,11 +15,14 @@ from .checklist import ContentItem, CopyCheck, CopyCheckLine
 from .copies import Copy, CopyStatus
 from .holds import Hold
 from .households import Household, Member, MemberType
+from .ledger import LedgerEntry, record_membership
 from .loans import Loan, MissingPiece
 from .reminders import Reminder
 
 # A household's open loans are at most its quota (a handful); the inline shows no more.
 MAX_LOAN_ROWS = 20
+# The household page shows its latest ledger entries only; the desk's ledger page has all.
+MAX_LEDGER_ROWS = 20
 
 
 class CopyInline(BoundedInlineMixin, admin.TabularInline):
@@ -216,8 +220,42 @@ class LoanAdmin(admin.ModelAdmin):
     def get_form(self, request, obj=None, **kwargs):
         form = super().get_form(request, obj, **kwargs)
         if obj is not None and "member" in form.base_fields:  # the household's members only
-            form.base_fields["member"].queryset = obj.household.members.all()
+            form.base_fields["member"].queryset = (
+                obj.household.members.all() if obj.household_id else Member.objects.none()
+            )  # none once the loan is anonymised
         return form
+
+
+class LatestLedgerFormSet(BaseInlineFormSet):
+    """Only the latest entries: a long ledger is read whole at the desk's ledger page."""
+
+    def get_queryset(self):
+        return super().get_queryset()[:MAX_LEDGER_ROWS]
+
+
+class LedgerEntryInline(BoundedInlineMixin, admin.TabularInline):
+    """The household's ledger, read only and latest first: entries are written at the desk
+    and by the rules (fee, bond, late fee), never changed."""
+
+    model = LedgerEntry
+    fk_name = "household"
+    extra = 0
+    max_num = MAX_LEDGER_ROWS
+    fields = ["recorded_at", "kind", "amount", "note", "recorded_by"]
+    readonly_fields = fields
+    can_delete = False
+    verbose_name_plural = _("Ledger (latest entries)")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("recorded_by")
+
+    formset = LatestLedgerFormSet
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
 
 class MemberInline(BoundedInlineMixin, admin.TabularInline):
@@ -239,7 +277,13 @@ class HouseholdAdmin(admin.ModelAdmin):
     list_filter = ["member_type", "fee_paid", "language"]
     search_fields = ["card_number", "name", "members__first_name", "members__last_name"]
     date_hierarchy = "membership_end"
-    inlines = [MemberInline, OpenLoanInline]
+    inlines = [MemberInline, OpenLoanInline, LedgerEntryInline]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if not change or "membership_end" in form.changed_data:  # recorded or renewed
+            paid_now = obj.fee_paid and (not change or "fee_paid" in form.changed_data)
+            record_membership(household=obj, by=request.user, paid_now=paid_now)
 
 
 @admin.register(Hold)

@@ -17,6 +17,7 @@ from django.utils.translation import ngettext
 from .copies import Copy, CopyStatus
 from .holds import Hold, HoldOutcome
 from .households import Household, Member
+from .ledger import charge_late_fee
 from .loans import MAX_RENEWALS, Loan
 from .selectors import latest_missing, missing_text
 from .services import end_hold, lock_copy, next_opening_day, record_check
@@ -194,6 +195,7 @@ def give_back(
             copy=copy, found=found, user=by, note=note, loan=loan, minor=minor
         )
         loan.save(update_fields=["return_check"])
+        charge_late_fee(loan)  # off unless LENDING_LATE_FEE_PER_WEEK is set
     return loan
 
 

@@ -75,6 +75,13 @@ class Household(models.Model):
     membership_start = models.DateField(_("membership start"), default=datetime.date.today)
     membership_end = models.DateField(_("membership end"))
     fee_paid = models.BooleanField(_("fee paid"), default=False)
+    anonymised_at = models.DateTimeField(
+        _("anonymised"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_("Its personal data removed after the retention period."),
+    )
 
     class Meta:
         ordering = ["name", "card_number"]

@@ -33,6 +33,7 @@ class Loan(models.Model):
     household = models.ForeignKey(
         "lending.Household",
         on_delete=models.PROTECT,
+        null=True,  # none once the loan is anonymised (kept for the statistics)
         related_name="loans",
         verbose_name=_("household"),
     )
@@ -111,7 +112,8 @@ class Loan(models.Model):
         indexes = [models.Index(fields=["household", "returned_at"], name="loan_household_open")]
 
     def __str__(self):
-        return f"{self.copy.barcode} → {self.household.card_number} ({self.lent_at:%Y-%m-%d})"
+        card = self.household.card_number if self.household_id else "—"
+        return f"{self.copy.barcode} → {card} ({self.lent_at:%Y-%m-%d})"
 
     @property
     def is_open(self) -> bool:

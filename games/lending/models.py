@@ -6,5 +6,6 @@ from .checklist import ContentItem, CopyCheck, CopyCheckLine  # noqa: F401
 from .copies import Copy, CopyStatus  # noqa: F401
 from .holds import Hold, HoldOutcome  # noqa: F401
 from .households import Household, HouseholdLanguage, Member, MemberType  # noqa: F401
+from .ledger import LedgerEntry, LedgerKind  # noqa: F401
 from .loans import Loan, MissingPiece  # noqa: F401
 from .reminders import Reminder, ReminderKind  # noqa: F401

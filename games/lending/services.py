@@ -11,6 +11,7 @@ from django.utils import timezone
 from .checklist import ContentItem, CopyCheck, CopyCheckLine, parse_contents
 from .copies import Copy, CopyStatus
 from .holds import Hold, HoldOutcome
+from .ledger import charge_bonds, refund_bonds
 from .loans import Loan, MissingPiece
 
 __all__ = [
@@ -68,17 +69,20 @@ def record_check(
     short = {line.item_id: line.missing_count for line in lines}
     outstanding = MissingPiece.objects.outstanding().filter(loan__copy=copy)
     # An item found whole again: the pieces once missing from it are found.
-    outstanding.filter(item_id__in=[pk for pk, n in short.items() if n == 0]).update(
-        found_at=timezone.now()
-    )
+    found_again = outstanding.filter(item_id__in=[pk for pk, n in short.items() if n == 0])
+    found_ids = list(found_again.values_list("pk", flat=True))
+    found_again.update(found_at=timezone.now())
+    refund_bonds(found_ids)  # found: the household's bond comes back
     if loan is not None:
         known = defaultdict(int)
         for piece in outstanding.filter(item_id__in=list(short)):
             known[piece.item_id] += piece.count
-        MissingPiece.objects.bulk_create(
-            MissingPiece(loan=loan, item_id=pk, count=n - known[pk], minor=minor)
-            for pk, n in short.items()
-            if n > known[pk]
+        charge_bonds(
+            MissingPiece.objects.bulk_create(
+                MissingPiece(loan=loan, item_id=pk, count=n - known[pk], minor=minor)
+                for pk, n in short.items()
+                if n > known[pk]
+            )
         )
     excused = defaultdict(int)
     for piece in outstanding.filter(minor=True):

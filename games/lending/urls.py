@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import desk, member_page
+from . import desk, ledger_views, member_page, statistics
 
 app_name = "lending"
 
@@ -10,4 +10,11 @@ urlpatterns = [
     path("desk/copies/<path:barcode>/", desk.desk_copy, name="desk-copy"),
     path("my-loans/", member_page.link_request, name="member-link"),
     path("my-loans/<str:token>/", member_page.member_page, name="member-page"),
+    path(
+        "desk/households/<path:card>/ledger/",
+        ledger_views.household_ledger,
+        name="household-ledger",
+    ),
+    path("desk/statistics/", statistics.statistics_page, name="statistics"),
+    path("desk/statistics/<slug:table>.csv", statistics.statistics_csv, name="statistics-csv"),
 ]
