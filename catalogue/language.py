@@ -1,12 +1,11 @@
 """Which language a visitor is served in.
 
-Two defaults that Django keeps in one setting are two settings here:
-- ``LANGUAGE_CODE`` ("en") is the language gettext falls back to for a string that a
-  Danish or Polish catalogue lacks: the msgid itself, English, rather than French;
-- ``VISITOR_LANGUAGE`` ("fr") is the language of a visitor who states none the site
-  offers (no language in the path, no language cookie, no Accept-Language naming one):
-  the ludothèque is French, so the root redirects such a visitor to /fr/ and the API
-  answers them in French.
+``VISITOR_LANGUAGE`` ("fr") is the language of a visitor who states none the site offers
+(no language in the path, no language cookie, no Accept-Language naming one with a
+weight above 0): the ludothèque is French, so the root redirects such a visitor to /fr/
+and the API answers them in French. Django's own choice answers ``LANGUAGE_CODE`` for
+such a visitor, but also a language an Accept-Language range refuses ("en;q=0"): a
+language is the visitor's only when they name it.
 The records' own texts are in ``RECORD_LANGUAGE`` (French), whatever the page's language.
 """
 
@@ -31,11 +30,11 @@ def visitor_language(request, *, check_path: bool = True) -> str:
     ``get_language_from_request`` finds it (the path's prefix, the language cookie, then
     Accept-Language), or ``settings.VISITOR_LANGUAGE`` when it asks for none of them.
 
-    Django answers ``LANGUAGE_CODE`` both for a visitor who asks for English and for one
-    who asks for nothing it offers: English is this visitor's language only when they
-    name it."""
+    Django answers its default both for a visitor who asks for it and for one who asks for
+    nothing it offers, and a language named with a weight of 0: the language found is the
+    visitor's only when the request names it."""
     language = translation.get_language_from_request(request, check_path=check_path)
-    if language != settings.LANGUAGE_CODE or _asks_for(request, language, check_path=check_path):
+    if _asks_for(request, language, check_path=check_path):
         return language
     return settings.VISITOR_LANGUAGE
 
@@ -66,9 +65,9 @@ def _asks_for(request, language: str, *, check_path: bool) -> bool:
 
 class LocaleMiddleware(locale.LocaleMiddleware):
     """Django's ``LocaleMiddleware``, activating ``visitor_language``: a visitor who states
-    no language the site offers gets French pages (and is redirected from / to /fr/),
-    though gettext falls back to English. Every URL of the site but the API's has a
-    language prefix, the default language's too."""
+    no language the site offers gets French pages (and is redirected from / to /fr/).
+    Every URL of the site but the API's has a language prefix, the default language's
+    too."""
 
     def process_request(self, request):
         urlconf = getattr(request, "urlconf", settings.ROOT_URLCONF)

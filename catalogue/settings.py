@@ -263,12 +263,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# English is the language gettext falls back to (the msgids), so a string a Danish or
-# Polish catalogue lacks reads in English, not French. The site stays French: a visitor
-# who asks for no language it offers is served French (catalogue.language), and the
-# records' own texts (titles, principles, rules, contents) are French, the catalogue's
-# reference reading.
-LANGUAGE_CODE = "en"
+# French first: the ludothèque's own language and the catalogue's reference reading. A
+# visitor who asks for no language the site offers is served French (VISITOR_LANGUAGE,
+# catalogue.language), the records' own texts (titles, principles, rules, contents) are
+# French on every page, and a string a Danish or Polish catalogue lacked would read in
+# French, gettext's fallback (a test keeps every catalogue complete, so none does).
+LANGUAGE_CODE = "fr"
 VISITOR_LANGUAGE = "fr"
 RECORD_LANGUAGE = "fr"
 LANGUAGES = [

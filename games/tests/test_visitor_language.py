@@ -1,8 +1,7 @@
-"""English is the fallback for interface strings; French stays the site's language.
-
-A string a Danish or Polish catalogue lacks reads in English (gettext's msgid), not in
-French; a visitor who asks for no language the site offers is still served French, and
-the records' own texts are French on every page (test_wording covers their marking).
+"""French is the site's language (LANGUAGE_CODE): a visitor who asks for no language the
+site offers is served French, a string a Danish or Polish catalogue lacked would read in
+French (gettext's fallback; test_translations keeps every catalogue complete), and the
+records' own texts are French on every page (test_wording covers their marking).
 """
 
 import polib
@@ -37,17 +36,17 @@ def french_only_catalogue(tmp_path):
 
 
 @pytest.mark.parametrize("language", ["da", "pl"])
-def test_a_string_missing_from_a_catalogue_reads_in_english(
+def test_a_string_missing_from_a_catalogue_reads_in_french_the_sites_language(
     client, seed, french_only_catalogue, language
 ):
     with translation.override(language):
-        assert translation.gettext(HEADING) == HEADING
+        assert translation.gettext(HEADING) == HEADING_FR
     page = client.get(_home(language)).content.decode()
     assert f'<html lang="{language}">' in page
-    assert HEADING in page
-    assert HEADING_FR not in page
-    # The same catalogue does translate it into French.
-    assert HEADING_FR in client.get(_home("fr")).content.decode()
+    assert HEADING_FR in page
+    assert HEADING not in page
+    # English reads the code's own words.
+    assert HEADING in client.get(_home("en")).content.decode()
 
 
 @pytest.mark.parametrize(

@@ -290,9 +290,8 @@ def test_every_alhambra_summary_gives_dirk_his_buildings_and_the_72_cards():
 
 
 # The apps whose words staff read in the admin. What Django and these apps do not translate
-# into Danish or Polish, locale/ does: the fallback (settings.LANGUAGE_CODE) is English now,
-# but a Danish page should not show English words either (test_visitor_language checks
-# that a missing string reads in English, not French).
+# into Danish or Polish, locale/ does: a Danish page should show neither the fallback's
+# French (settings.LANGUAGE_CODE; test_visitor_language) nor English words.
 THIRD_PARTY_APPS = [
     "django.conf",
     "django.contrib.admin",

@@ -146,7 +146,8 @@ def test_the_end_of_the_match_is_the_tables_confirmed_result_and_counts_in_the_s
     assert [s.points for s in seats] == rules.scores
     assert seats[rules.winner].place == 1
     history = Version.objects.get_for_object(table)
-    assert history[0].revision.comment == "Recorded from the match played on the site"
+    # Written in the site's language, French, as the desk's history reads it.
+    assert history[0].revision.comment == "Enregistré d'après la partie jouée sur le site"
     # The winner's 6 placement points (at any table size) in the standings.
     rows = {row.player.pk: row.standing for row in selectors.standings(tournament)}
     assert rows[seats[rules.winner].player_id].points == 6
@@ -243,7 +244,7 @@ def test_the_desk_corrects_a_result_recorded_from_a_match_with_history(tournamen
     table.refresh_from_db()
     assert table.winner_id == seats[1].pk
     comments = [v.revision.comment for v in Version.objects.get_for_object(table)]
-    assert comments == ["Agreed at the table", "Recorded from the match played on the site"]
+    assert comments == ["Agreed at the table", "Enregistré d'après la partie jouée sur le site"]
 
 
 def test_only_staff_put_a_table_on_the_site(tournament, staff):
