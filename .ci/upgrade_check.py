@@ -64,9 +64,10 @@ def populate():
         if finished == MATCHES_FINISHED:
             break
     copies = _populate_copies()
+    records = _populate_imported_record()
     print(
         f"populated: {Game.objects.count()} games, {MATCHES_IN_PLAY} matches in play, "
-        f"{finished} finished, {copies} copies"
+        f"{finished} finished, {copies} copies, {records} imported record"
     )
     if finished < MATCHES_FINISHED:
         sys.exit("could not finish the matches to upgrade")
@@ -99,6 +100,33 @@ def _populate_copies() -> int:
     user = User.objects.create_user(VOLUNTEER, is_staff=True)
     user.groups.add(Group.objects.get(name="Ludothécaire"))
     return len(COPIES)
+
+
+IMPORTED = {"source_id": "PMB-UPG-1", "imported_values": {"200$a": "Alhambra"}}
+
+
+def _populate_imported_record() -> int:
+    """A record imported from PMB, where the release keeps it in the catalogue's app."""
+    from games import models
+
+    if not hasattr(models, "ImportedRecord"):  # earlier, or in the exchange's own app
+        return 0
+    alhambra = models.Game.objects.get(slug="alhambra")
+    models.ImportedRecord.objects.create(game=alhambra, **IMPORTED)
+    return 1
+
+
+def _check_imported_record() -> str:
+    """The imported record the previous release held, still tied to its game."""
+    from games.unimarc.models import ImportedRecord
+
+    kept = list(ImportedRecord.objects.values("game__slug", "source_id", "imported_values"))
+    if not kept:
+        return "no imported record in the previous release"
+    wanted = [{"game__slug": "alhambra", **IMPORTED}]
+    if kept != wanted:
+        sys.exit(f"imported records lost or changed by the upgrade: {kept}")
+    return "1 imported record kept"
 
 
 def _play_once(services, engine, match, rng):
@@ -150,7 +178,7 @@ def check():
     for game in games:
         ask(reverse("api:game-detail", kwargs={"slug": game.slug}))
         ask(reverse("api:game-rules", kwargs={"slug": game.slug}))
-    desk = _check_desk(client, ask)
+    desk = f"{_check_desk(client, ask)}; {_check_imported_record()}"
     played = 0
     outdated = 0
     for match in matches:
