@@ -1,6 +1,7 @@
 """Lending in the admin: copies (an inline on each game, and a list), checks, households,
 loans and holds."""
 
+from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
@@ -25,8 +26,40 @@ MAX_LOAN_ROWS = 20
 MAX_LEDGER_ROWS = 20
 
 
+def _changed_fields(form) -> list[str]:
+    """The model fields a staff member changed in ``form``: what a save of an existing copy
+    writes, so that the desk's work on the same copy meanwhile (a loan, a return, a check
+    that changed its status) is not overwritten by the values the page was opened with."""
+    columns = {field.name for field in form.instance._meta.concrete_fields}
+    return [name for name in form.changed_data if name in columns]
+
+
+class CopyForm(forms.ModelForm):
+    """A copy as the page showed it: each field carries the value it was shown with
+    (Django's hidden initial), so ``changed_data`` is what the staff member changed on the
+    page, not what differs from the copy as it is now."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.show_hidden_initial = True
+
+
+class ChangedFieldsFormSet(BaseInlineFormSet):
+    """Saves an existing copy's changed fields only (``_changed_fields``)."""
+
+    def save_existing(self, form, obj, commit=True):
+        if not commit:
+            return super().save_existing(form, obj, commit=False)
+        obj = form.save(commit=False)
+        obj.save(update_fields=_changed_fields(form))
+        return obj
+
+
 class CopyInline(BoundedInlineMixin, admin.TabularInline):
     model = Copy
+    form = CopyForm
+    formset = ChangedFieldsFormSet
     extra = 0
     max_num = MAX_COPY_ROWS
     fields = [
@@ -47,6 +80,15 @@ class CopyAdmin(admin.ModelAdmin):
     search_fields = ["barcode", "call_number", "game__title"]
     autocomplete_fields = ["game"]
     list_select_related = ["game"]
+    form = CopyForm
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            # Only what the staff member changed: a loan or a check of the copy made at the
+            # desk while this page was open keeps its status.
+            obj.save(update_fields=_changed_fields(form))
+        else:
+            super().save_model(request, obj, form, change)
 
 
 class ContentItemInline(BoundedInlineMixin, admin.TabularInline):

@@ -144,3 +144,63 @@ def test_the_count_of_games_on_the_shelf_follows_a_copy_coming_back(client, seed
     again = client.get(url, {"available": "on"})
     assert again.context["count"] == 2
     assert [game.slug for game in again.context["games"]] == ["alhambra", "villa-paletti"]
+
+
+def _as_shown(response) -> dict:
+    """What the admin page's form posts back when nothing is touched: each form's values
+    as the page showed them, inlines and their management forms included."""
+    forms = [response.context["adminform"].form]
+    data = {}
+    for inline in response.context["inline_admin_formsets"]:
+        management = inline.formset.management_form
+        for name in management.fields:
+            data[management.add_prefix(name)] = management[name].value()
+        forms += list(inline.formset.forms)
+    for form in forms:
+        for name in form.fields:
+            value = form[name].value()
+            if value is None or value is False:
+                continue
+            key = form.add_prefix(name)
+            if form.fields[name].show_hidden_initial:  # the value the page was shown with
+                initial = form[name].initial
+                if initial is not None and initial is not False:
+                    data[form.add_initial_prefix(name)] = "on" if initial is True else str(initial)
+            if value is True:
+                data[key] = "on"
+            elif isinstance(value, (list, tuple)):
+                data[key] = [str(v) for v in value]
+            else:
+                data[key] = str(value)
+    return data
+
+
+def test_an_admin_edit_of_a_copy_keeps_what_the_desk_did_while_the_page_was_open(client, seed):
+    """A volunteer lends the copy at the desk while a staff member has its admin page
+    open; the staff member then saves a new location: the copy is still on loan."""
+    game = add_copies("alhambra", CopyStatus.AVAILABLE)
+    copy = game.copies.get()
+    client.force_login(User.objects.create_superuser("admin"))
+    with translation.override("en"):
+        url = reverse("admin:lending_copy_change", args=[copy.pk])
+    data = _as_shown(client.get(url))
+    Copy.objects.filter(pk=copy.pk).update(status=CopyStatus.ON_LOAN)  # the desk, meanwhile
+    data["location"] = "Étagère B"
+    assert client.post(url, data).status_code == 302
+    copy.refresh_from_db()
+    assert (copy.location, copy.status) == ("Étagère B", CopyStatus.ON_LOAN)
+
+
+def test_an_edit_of_the_games_copies_inline_keeps_what_the_desk_did_meanwhile(client, seed):
+    game = add_copies("alhambra", CopyStatus.AVAILABLE, CopyStatus.AVAILABLE)
+    client.force_login(User.objects.create_superuser("admin"))
+    with translation.override("en"):
+        url = reverse("admin:games_game_change", args=[game.pk])
+    data = _as_shown(client.get(url))
+    lent, other = game.copies.order_by("barcode")
+    Copy.objects.filter(pk=lent.pk).update(status=CopyStatus.ON_LOAN)  # the desk, meanwhile
+    index = next(k for k in range(2) if data[f"copies-{k}-id"] == str(lent.pk))
+    data[f"copies-{index}-call_number"] = "JEU ALH"
+    assert client.post(url, data).status_code == 302
+    lent.refresh_from_db()
+    assert (lent.call_number, lent.status) == ("JEU ALH", CopyStatus.ON_LOAN)
