@@ -247,14 +247,16 @@ postgresql_only = pytest.mark.skipif(
 
 def at_once(*calls):
     """Run each call in its own thread and connection, released together; what each
-    returned, or the reason it was refused."""
+    returned, or the reason it was refused (in English: a thread starts in the site's
+    language)."""
     barrier = threading.Barrier(len(calls))
     results = [None] * len(calls)
 
     def run(index, call):
         try:
             barrier.wait()
-            results[index] = call()
+            with translation.override("en"):
+                results[index] = call()
         except LendingRefused as refused:
             results[index] = refused.reason
         finally:
