@@ -71,7 +71,7 @@ class HouseholdForm(forms.ModelForm):
         taken = Household.objects.filter(card_number=card).exclude(pk=self.instance.pk)
         if taken.exists():
             raise forms.ValidationError(
-                _("The card %(card)s is already %(name)s's.")
+                _("The card %(card)s is already given to %(name)s.")
                 % {"card": card, "name": taken.get().name}
             )
         return card

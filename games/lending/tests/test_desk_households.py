@@ -100,7 +100,7 @@ def test_a_card_already_given_is_refused_and_nothing_is_saved(client, volunteer,
     make_household(card="L0100", name="Nowak")
     response = new_household(client, family, **{"household-card_number": " L0100 "})
     assert response.status_code == 200
-    assert "The card L0100 is already Nowak&#x27;s." in response.content.decode()
+    assert "The card L0100 is already given to Nowak." in response.content.decode()
     assert not Household.objects.filter(name="Kowalski").exists()
     assert not Member.objects.filter(first_name="Zofia").exists()
 
