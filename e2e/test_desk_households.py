@@ -82,7 +82,7 @@ def test_a_new_household_at_the_desk_borrows_a_game(seeded_server, page, setting
     shot(page, "household-new-refused")
     card = page.get_by_label("Card number")
     expect(card).to_have_value("L0042")
-    card.focus()
+    expect(card).to_be_focused()  # the field to correct
     page.keyboard.press("ControlOrMeta+a")
     page.keyboard.type("L0100")
     page.keyboard.press("Enter")  # Enter in a field submits the form

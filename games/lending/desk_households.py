@@ -96,6 +96,19 @@ class MemberForm(forms.ModelForm):
         self.fields["child_age"].max_value = 120
 
 
+def _focus_first_error(*forms_shown):
+    """After a refusal the keyboard is in the first field to correct, not the first one."""
+    for form in forms_shown:
+        if form is None or not form.is_bound:
+            continue
+        wrong = [name for name in form.fields if name in form.errors]
+        if wrong:
+            for field in [f for shown in forms_shown if shown for f in shown.fields.values()]:
+                field.widget.attrs.pop("autofocus", None)
+            form.fields[wrong[0]].widget.attrs["autofocus"] = True
+            return
+
+
 @_desk_required
 def household_new(request):
     """A new household, at the desk once saved (as after scanning its card)."""
@@ -140,6 +153,7 @@ def household_new(request):
                 },
             )
             return redirect("lending:desk")
+    _focus_first_error(form, member_form)
     return render(
         request,
         "lending/desk_household_form.html",
@@ -172,6 +186,7 @@ def household_edit(request):
         else:
             messages.success(request, _("%(name)s is saved.") % {"name": household.name})
             return redirect("lending:desk")
+    _focus_first_error(form)
     return render(
         request,
         "lending/desk_household_form.html",
@@ -239,6 +254,7 @@ def member_add(request):
             _("%(member)s is a member of %(name)s.") % {"member": member, "name": household.name},
         )
         return redirect("lending:desk")
+    _focus_first_error(form)
     return render(
         request,
         "lending/desk_household_form.html",
