@@ -7,6 +7,7 @@ import datetime
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.core.validators import MaxValueValidator
 from django.db import IntegrityError, transaction
 from django.shortcuts import redirect, render
 from django.utils import formats, timezone
@@ -84,6 +85,9 @@ class HouseholdForm(forms.ModelForm):
         return data
 
 
+MAX_AGE = 120
+
+
 class MemberForm(forms.ModelForm):
     class Meta:
         model = Member
@@ -92,8 +96,9 @@ class MemberForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["child_age"].widget.attrs["max"] = 120
-        self.fields["child_age"].max_value = 120
+        # Our bound, against a typing slip: no one is older than this.
+        self.fields["child_age"].widget.attrs["max"] = MAX_AGE
+        self.fields["child_age"].validators.append(MaxValueValidator(MAX_AGE))
 
 
 def _focus_first_error(*forms_shown):
@@ -213,6 +218,9 @@ def household_renew(request):
             else None
         )
         if household is None:
+            return redirect("lending:desk")
+        if max(household.membership_end, today).year >= datetime.MAXYEAR:
+            messages.error(request, _("This membership cannot be extended further."))
             return redirect("lending:desk")
         lapsed = household.membership_end < today
         household.membership_end = one_year_on(max(household.membership_end, today))

@@ -212,3 +212,23 @@ def test_renewing_with_no_household_at_the_desk_changes_nothing(client, voluntee
     assert response.status_code == 302
     household.refresh_from_db()
     assert household.membership_end == end and fees(household) == 0
+
+
+def test_a_child_age_beyond_any_life_is_refused(client, volunteer, family):
+    response = new_household(client, family, **{"member-child_age": "9999"})
+    assert response.status_code == 200
+    assert not Household.objects.exists()
+
+
+def test_a_membership_ending_in_the_last_year_of_the_calendar_is_not_extended(client, volunteer):
+    household = make_household(end=datetime.date(9999, 12, 31)).household
+    client.post(url("desk"), {"barcode": household.card_number})
+    response = client.post(url("household-renew"), follow=True)
+    assert "This membership cannot be extended further." in response.content.decode()
+    assert fees(household) == 0
+
+
+def test_the_new_household_page_speaks_french(client, volunteer, family):
+    with translation.override("fr"):
+        page = client.get(reverse("lending:household-new")).content.decode()
+    assert "Nouveau foyer" in page and "Créer le foyer" in page
