@@ -232,3 +232,26 @@ def test_the_new_household_page_speaks_french(client, volunteer, family):
     with translation.override("fr"):
         page = client.get(reverse("lending:household-new")).content.decode()
     assert "Nouveau foyer" in page and "Créer le foyer" in page
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("household-member_type", "99999999999999999999999"),
+        ("household-member_type", "x"),
+        ("household-membership_start", "0000-01-01"),
+        ("household-membership_end", "9999-99-99"),
+        ("household-language", "xx"),
+        ("household-card_number", "L" * 51),
+        ("household-name", "Kowal\x00ski"),
+        ("member-child_age", "-1"),
+    ],
+)
+def test_hostile_input_is_refused_with_a_form_not_a_crash(client, volunteer, family, field, value):
+    response = new_household(client, family, **{field: value})
+    if "\x00" in value:  # the site refuses a NUL character in any request
+        assert response.status_code == 400
+    else:
+        assert response.status_code == 200
+        assert "Correct what is marked below." in response.content.decode()
+    assert not Household.objects.exists()
