@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import desk, ledger_views, member_page, statistics
+from . import desk, desk_households, ledger_views, member_page, statistics
 
 app_name = "lending"
 
@@ -8,6 +8,10 @@ urlpatterns = [
     path("desk/", desk.desk, name="desk"),
     # A barcode may hold any character the admin accepts, "/" too (S/47/00).
     path("desk/copies/<path:barcode>/", desk.desk_copy, name="desk-copy"),
+    path("desk/households/new/", desk_households.household_new, name="household-new"),
+    path("desk/household/edit/", desk_households.household_edit, name="household-edit"),
+    path("desk/household/renew/", desk_households.household_renew, name="household-renew"),
+    path("desk/household/members/new/", desk_households.member_add, name="member-new"),
     path("my-loans/", member_page.link_request, name="member-link"),
     path("my-loans/<str:token>/", member_page.member_page, name="member-page"),
     path(
