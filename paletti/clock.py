@@ -27,7 +27,7 @@ class Preset:
     cap: int
 
 
-# Ours (see the module's docstring and docs/paletti.md).
+# Ours (see the module's docstring and docs/devices.md).
 PRESETS = {
     "relaxed": Preset(initial=5 * 60_000, increment=30_000, cap=5 * 60_000),
     "quick": Preset(initial=2 * 60_000, increment=15_000, cap=3 * 60_000),
