@@ -422,7 +422,7 @@ PALETTI_TINY_CLOCK = env.bool("DJANGO_PALETTI_TINY_CLOCK", False)
 # browser reconnects at once, resuming where it was) and sends a comment every
 # `keepalive_seconds` so that proxies keep it open.
 LIVE_REDIS_URL = env.str("DJANGO_LIVE_REDIS_URL", REDIS_URL).strip()
-PALETTI_LIVE = {
+LIVE_STREAMS = {
     # Another Redis for the notifications alone, if wanted; "off": none (the streams poll).
     "redis_url": "" if LIVE_REDIS_URL == "off" else LIVE_REDIS_URL,
     "key_prefix": env.str("DJANGO_CACHE_KEY_PREFIX", "ludotheque"),
