@@ -4,6 +4,7 @@
 from django.contrib import admin
 from reversion.admin import VersionAdmin
 
+from . import services
 from .models import Bye, Player, Round, Seat, Table, Tournament
 
 
@@ -20,6 +21,10 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ["name"]
     readonly_fields = ["code", "finished_at"]
     inlines = [PlayerInline]
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        services.changed(form.instance.pk)  # the big screen and the phones redraw
 
 
 class SeatInline(admin.TabularInline):
@@ -57,6 +62,10 @@ class TableAdmin(VersionAdmin):
 class RoundAdmin(admin.ModelAdmin):
     list_display = ["__str__", "final", "started_at", "ends_at"]
     readonly_fields = ["tournament", "number", "final"]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        services.changed(obj.tournament_id)  # the round's timer on the big screen
 
     def has_add_permission(self, request):
         return False

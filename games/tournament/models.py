@@ -112,6 +112,9 @@ class Tournament(models.Model):
     registration_open = models.BooleanField(_("registration open"), default=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # Counts the changes the big screen or a phone shows (services.changed): what the
+    # tournament's event stream sends as each event's id.
+    version = models.PositiveIntegerField(_("version"), default=0, editable=False)
 
     objects = TournamentQuerySet.as_manager()
 
@@ -143,6 +146,14 @@ class Tournament(models.Model):
         rules = self.table_rules
         if rules.options and isinstance(self.rule_options, dict):
             self.rule_options = rules.with_defaults(self.rule_options)
+        if not self._state.adding and kwargs.get("update_fields") is None and not args:
+            # Only services.changed moves the version: a form or the admin saving a copy
+            # read earlier must not put it back (a stream would then miss a change).
+            kwargs["update_fields"] = [
+                f.name
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.name != "version"
+            ]
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):

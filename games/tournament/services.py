@@ -8,11 +8,12 @@ from datetime import timedelta
 
 import reversion
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from . import seating, selectors
+from . import live, seating, selectors
 from .models import MAX_PLAYERS, Bye, Player, ResultStatus, Round, Seat, Table, Tournament
 from .standings import TableResult
 from .tables import Result
@@ -28,6 +29,17 @@ class TournamentError(Exception):
         self.status = status
 
 
+def changed(tournament_id: int) -> int:
+    """Something the big screen or a phone shows has changed: the tournament's version goes
+    up by one (in the caller's transaction, so two tables' results entered at once count
+    twice) and, once committed, its id and version alone are published to the open
+    streams (games.tournament.live)."""
+    Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
+    version = Tournament.objects.values_list("version", flat=True).get(pk=tournament_id)
+    transaction.on_commit(lambda: live.publish(tournament_id, version))
+    return version
+
+
 def register(*, tournament: Tournament, name: str, age: int, at_desk: bool = False) -> Player:
     """A new player. Through the public link only while registration is open; at the
     desk until the tournament ends. A newcomer is seated from the next round on."""
@@ -41,19 +53,25 @@ def register(*, tournament: Tournament, name: str, age: int, at_desk: bool = Fal
             raise TournamentError(gettext_lazy("The tournament is full."))
         if tournament.players.filter(name__iexact=name).exists():
             raise TournamentError(gettext_lazy("A player of that name is already registered."))
-        return Player.objects.create(tournament=tournament, name=name, age=age)
+        player = Player.objects.create(tournament=tournament, name=name, age=age)
+        changed(tournament.pk)
+        return player
 
 
 def set_present(*, player: Player, present: bool) -> Player:
     """A player leaves (not seated in later rounds) or comes back. Their results stand."""
-    player.present = present
-    player.save(update_fields=["present"])
+    with transaction.atomic():
+        player.present = present
+        player.save(update_fields=["present"])
+        changed(player.tournament_id)
     return player
 
 
 def set_registration(*, tournament: Tournament, open_: bool) -> Tournament:
-    tournament.registration_open = open_
-    tournament.save(update_fields=["registration_open"])
+    with transaction.atomic():
+        tournament.registration_open = open_
+        tournament.save(update_fields=["registration_open"])
+        tournament.version = changed(tournament.pk)
     return tournament
 
 
@@ -135,6 +153,7 @@ def start_round(*, tournament: Tournament, now=None) -> Round:
                 )
             )
         Bye.objects.bulk_create(Bye(round=round_, player_id=p) for p in plan.byes)
+        changed(tournament.pk)
         return round_
 
 
@@ -168,6 +187,8 @@ def play_on_site(*, tournament: Tournament, table: Table | None = None) -> list[
             candidate.save(update_fields=["digital"])
             rules.start_on_site(candidate)
             started.append(candidate)
+        if started:
+            changed(tournament.pk)
         return started
 
 
@@ -190,6 +211,7 @@ def record_from_match(*, table: Table, result: Result, now=None) -> Table | None
         table.entered_by, table.confirmed_by = None, None
         table.entered_at = table.confirmed_at = now
         table.save()
+        changed(table.round.tournament_id)
         reversion.set_comment(_("Recorded from the match played on the site"))
         return table
 
@@ -218,6 +240,7 @@ def finish(*, tournament: Tournament, now=None) -> Tournament:
         tournament.finished_at = now or timezone.now()
         tournament.registration_open = False
         tournament.save(update_fields=["finished_at", "registration_open"])
+        tournament.version = changed(tournament.pk)
         return tournament
 
 
@@ -286,6 +309,7 @@ def enter_result(*, seat: Seat, result: Result, now=None) -> Table:
         table.entered_at = now
         table.confirmed_by, table.confirmed_at = None, None
         table.save()
+        changed(table.round.tournament_id)
         reversion.set_comment(_("Entered by %(name)s") % {"name": seat.player.name})
         return table
 
@@ -308,6 +332,7 @@ def confirm_result(*, seat: Seat, entry: int, now=None) -> Table:
         table.confirmed_by = seat
         table.confirmed_at = now or timezone.now()
         table.save()
+        changed(table.round.tournament_id)
         reversion.set_comment(_("Confirmed by %(name)s") % {"name": seat.player.name})
         return table
 
@@ -329,6 +354,7 @@ def correct_result(*, user, table: Table, result: Result, note: str = "", now=No
         if table.entered_at is None:
             table.entered_at = now
         table.save()
+        changed(table.round.tournament_id)
         reversion.set_user(user)
         reversion.set_comment(note or _("Corrected at the desk"))
         return table

@@ -3,7 +3,7 @@ phones (by personal code) and the room's pages (by the tournament's public code)
 
 from django.urls import path
 
-from . import views
+from . import live, views
 
 app_name = "tournament"
 
@@ -30,6 +30,7 @@ urlpatterns = [
     path("<slug:code>/join/", views.join, name="join"),
     path("<slug:code>/screen/", views.screen, name="screen"),
     path("<slug:code>/screen.json", views.screen_data, name="screen-data"),
+    path("<slug:code>/stream/", live.stream, name="stream"),
     path("<slug:code>/standings/", views.standings, name="standings"),
     path("<slug:code>/standings.csv", views.standings_csv, name="standings-csv"),
 ]

@@ -1,7 +1,11 @@
-// The player's page reloads itself when what it shows may have changed (a round starts,
-// the table's result is entered, confirmed or corrected): it asks the server for a small
-// version string every few seconds. A form the player has begun to fill is never thrown
-// away: the page then waits until the player sends it or leaves it.
+// The player's page reloads itself when what it shows may have changed (a round starts and
+// seats them, the table's result is entered, confirmed or corrected): at each event of the
+// tournament's stream (follow.js; without it, every few seconds) it asks the server for
+// this page's small version string, and reloads when it differs. A form the player has
+// begun to fill is never thrown away: the page then waits until the player sends it or
+// leaves it.
+
+import { follow } from "./follow.js";
 
 const POLL_MS = 8000;
 const page = document.querySelector(".player-page");
@@ -10,7 +14,7 @@ let touched = false;
 document.addEventListener("input", () => { touched = true; });
 document.addEventListener("change", () => { touched = true; });
 
-async function poll() {
+async function check() {
   if (document.hidden) return;
   try {
     const response = await fetch(page.dataset.stateUrl, { headers: { Accept: "application/json" } });
@@ -18,11 +22,11 @@ async function poll() {
     const { version } = await response.json();
     if (version !== page.dataset.version && !touched) window.location.reload();
   } catch {
-    // Offline for a moment (a venue's Wi-Fi): the next poll tries again.
+    // Offline for a moment (a venue's Wi-Fi): the next event or poll tries again.
   }
 }
 
 if (page) {
-  setInterval(poll, POLL_MS);
-  document.addEventListener("visibilitychange", poll);
+  follow(page, { address: () => page.dataset.stream, changed: check, pollMs: POLL_MS });
+  document.addEventListener("visibilitychange", check);
 }

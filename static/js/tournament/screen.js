@@ -1,6 +1,10 @@
 // The big screen: the round, its tables, their results as they come in, the standings.
-// It polls the tournament's small JSON every few seconds and redraws; the round's timer
-// counts down every second from the server's clock (the projector's own may be off).
+// It follows the tournament's event stream (follow.js) and, at each event (a result
+// entered, a round started, a player registered...), fetches the tournament's small JSON
+// and redraws; without the stream it polls that JSON every few seconds. The round's timer
+// counts down every second here, from the server's clock (the projector's own may be off).
+
+import { follow } from "./follow.js";
 
 const POLL_MS = 5000;
 const root = document.getElementById("screen");
@@ -109,7 +113,7 @@ function tick() {
   timer.textContent = `${minutes}:${seconds}`;
 }
 
-async function poll() {
+async function refresh() {
   try {
     const response = await fetch(root.dataset.url, { headers: { Accept: "application/json" } });
     if (!response.ok) return;
@@ -118,10 +122,18 @@ async function poll() {
     drawTables(data);
     drawStandings(data);
   } catch {
-    // The venue's network hiccups: keep the last picture, try again at the next poll.
+    // The venue's network hiccups: keep the last picture, try again at the next event or poll.
   }
 }
 
-poll();
-setInterval(poll, POLL_MS);
+refresh();
+follow(root, {
+  // Resumes from the version the page was drawn at: a change made since comes at once.
+  address: () => `${root.dataset.stream}?since=${root.dataset.version}`,
+  changed: (version) => {
+    if (version !== null) root.dataset.version = version;
+    refresh();
+  },
+  pollMs: POLL_MS,
+});
 setInterval(tick, 1000);
