@@ -6,18 +6,22 @@ import os
 import random
 import re
 import shutil
+import uuid
 from datetime import date
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Permission, User
+from django.core.management import call_command
 from playwright.sync_api import expect
 
+from catalogue import live
+from catalogue.tests.servers import REDIS_URL, Server, redis_answers
 from e2e.conftest import SCREENSHOTS, assert_no_serious_violation
 from e2e.conftest import english_url as url
 from games.models import Game
 from games.tournament import selectors, services
-from games.tournament.models import Player, Seat, Tournament
+from games.tournament.models import Player, Seat, Table, Tournament
 
 NAMES = [
     "Ada", "Bruno", "Chloé", "Dorota", "Emil", "Frida", "Gustav", "Hanna", "Igor",
@@ -173,9 +177,30 @@ def test_thirteen_players_three_rounds_from_phones_to_the_big_screen(seeded_serv
     assert not Player.objects.filter(tournament=tournament, byes__isnull=False).exists()
 
 
-def test_the_phone_page_and_the_big_screen_at_both_widths(seeded_server, contexts):
-    """Screenshots of the phone page and the big screen at 390 and 1280 px."""
-    server = seeded_server
+@pytest.fixture
+def asgi_server(transactional_db, settings):
+    """The site served by uvicorn, as `make run` serves it: the event streams stay open.
+    This process (where the tests change the tournament) publishes where it listens."""
+    call_command("seed", "--force", verbosity=0)
+    redis_url = REDIS_URL if redis_answers() else "off"
+    prefix = f"e2e-tournament-{uuid.uuid4().hex}"
+    settings.LIVE_STREAMS = {
+        **settings.LIVE_STREAMS,
+        "redis_url": "" if redis_url == "off" else redis_url,
+        "key_prefix": prefix,
+    }
+    live._publisher.update(client=None, paused_until=0.0)
+    server = Server(redis_url, prefix)
+    yield server
+    server.stop()
+    live._publisher.update(client=None, paused_until=0.0)
+
+
+def test_the_phone_page_and_the_big_screen_at_both_widths(asgi_server, contexts):
+    """Screenshots of the phone page and the big screen at 390, 1280 and 1920 px; the
+    screen and the phone follow the tournament's stream: a result confirmed is on both
+    within 2 s, the screen never polling."""
+    server = asgi_server
     tournament = Tournament.objects.create(
         game=Game.objects.get(slug="villa-paletti"),
         name="Villa Paletti Saturday",
@@ -209,6 +234,24 @@ def test_the_phone_page_and_the_big_screen_at_both_widths(seeded_server, context
         wall.goto(wall.url.replace("/en/", "/fr/"))
         expect(wall.locator("#screen-round")).to_have_text("Manche 1 sur 3")
         shoot(wall, "wall-fr")
+
+    wall = contexts(1920, 1080)
+    asked = []
+    wall.on("request", lambda r: asked.append(r.url) if "screen.json" in r.url else None)
+    wall.goto(url(server, "tournament:screen", code=tournament.code))
+    phone = contexts(390, 844, has_touch=True, is_mobile=True)
+    phone.goto(url(server, "tournament:player", token=seats[1].player.token))
+    for device in (wall, phone):
+        expect(device.locator("[data-following]")).to_have_attribute("data-following", "stream")
+    expect(wall.locator(".screen-table.status-pending")).to_have_count(1)
+    asked.clear()
+    services.confirm_result(seat=seats[1], entry=Table.objects.get(pk=table.pk).entry)
+    # Through the stream (its polling would take 5 s): one event, one read of the JSON.
+    expect(wall.locator(".screen-table.status-confirmed")).to_have_count(1, timeout=2000)
+    expect(phone.locator(".result-state")).to_contain_text("Confirmed by", timeout=2000)
+    assert len(asked) == 1
+    shoot(wall, "wall-live")
+    shoot(phone, "phone-live")
 
 
 def test_forty_players_standings_print_on_one_a4_page(seeded_server, contexts):

@@ -16,7 +16,8 @@ class PalettiConfig(AppConfig):
         register(SLUG, VillaPalettiTable())
 
         # A tournament table played as a match records its result when the match ends.
-        from .signals import match_over
-        from .tournament_match import record
+        from .signals import match_moved, match_over
+        from .tournament_match import moved, record
 
         match_over.connect(record, dispatch_uid="paletti.tournament_match.record")
+        match_moved.connect(moved, dispatch_uid="paletti.tournament_match.moved")

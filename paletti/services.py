@@ -15,7 +15,7 @@ from django.utils import timezone
 from . import engine, live, store, timing
 from .models import Match, MatchAction, MatchStatus, Seat, SeatDevice, SeatKind
 from .seats import Secrets, digest, issue, new_secret
-from .signals import match_over
+from .signals import match_moved, match_over
 
 # A safety net, far above any real sequence of bot turns between two human turns.
 MAX_BOT_ACTIONS = 400
@@ -387,6 +387,7 @@ def _store(match, state, log, version):
     # Only the id and the version: a stream reads the rest from the database.
     version_now = fields["version"]
     transaction.on_commit(lambda: live.publish(match.pk, version_now))
+    match_moved.send(sender=Match, match=match)
     if finished:
         match_over.send(sender=Match, match=match, state=state)
 

@@ -119,6 +119,19 @@ def result_of(table, state: engine.State) -> Result:
     )
 
 
+def moved(sender, *, match, **kwargs) -> None:
+    """signals.match_moved: where a tournament table's match stands is on the big screen;
+    its tournament's version goes up, which wakes the screen (one small query for any
+    other match)."""
+    tournament_id = (
+        TournamentMatch.objects.filter(match_id=match.pk)
+        .values_list("table__round__tournament_id", flat=True)
+        .first()
+    )
+    if tournament_id is not None:
+        tournament_services.changed(tournament_id)
+
+
 def record(sender, *, match, state, **kwargs) -> None:
     """signals.match_over: a tournament table's match has ended; record its result. A
     result the tournament refuses is logged, never raised: the last move was stored and
