@@ -40,6 +40,15 @@ def changed(tournament_id: int) -> int:
     return version
 
 
+def _lock_tournament_of(table_id: int) -> None:
+    """Lock the table's tournament before the table: the order every write takes (a round
+    started or put on the site locks the tournament, then its tables), so that a result
+    entered at the same time, which then raises the tournament's version, never waits on
+    a write that waits on it."""
+    locked = Tournament.objects.select_for_update(of=("self",)).filter(round_set__tables=table_id)
+    list(locked.values_list("pk", flat=True))
+
+
 def register(*, tournament: Tournament, name: str, age: int, at_desk: bool = False) -> Player:
     """A new player. Through the public link only while registration is open; at the
     desk until the tournament ends. A newcomer is seated from the next round on."""
@@ -199,6 +208,7 @@ def record_from_match(*, table: Table, result: Result, now=None) -> Table | None
     desk's result stands."""
     now = now or timezone.now()
     with transaction.atomic(), reversion.create_revision():
+        _lock_tournament_of(table.pk)
         table = (
             Table.objects.select_for_update(of=("self",))
             .select_related("round__tournament__game")
@@ -273,6 +283,7 @@ def _write(table: Table, result: Result) -> None:
 
 
 def _locked_table(seat: Seat) -> Table:
+    _lock_tournament_of(seat.table_id)
     table = (
         Table.objects.select_for_update(of=("self",))
         .select_related("round__tournament__game")
@@ -342,6 +353,7 @@ def correct_result(*, user, table: Table, result: Result, note: str = "", now=No
     the table's history."""
     now = now or timezone.now()
     with transaction.atomic(), reversion.create_revision():
+        _lock_tournament_of(table.pk)
         table = (
             Table.objects.select_for_update(of=("self",))
             .select_related("round__tournament__game")
