@@ -415,10 +415,11 @@ PALETTI_ENGINE_LIMITS = {
 # browser tests switch it on to see a seat run out of time.
 PALETTI_TINY_CLOCK = env.bool("DJANGO_PALETTI_TINY_CLOCK", False)
 
-# Following a match live (paletti.live, the event stream of paletti.api): served by the
-# ASGI server (catalogue.asgi, uvicorn), woken through Redis pub/sub on DJANGO_REDIS_URL
-# (without it, each stream reads the database every `poll_seconds`). A process serves at
-# most `max_open` streams at once (then 503); a stream ends after `lifetime_seconds` (the
+# Following a match or a tournament live (catalogue.live and catalogue.streams, the event
+# streams of paletti.api and games.tournament.live): served by the ASGI server
+# (catalogue.asgi, uvicorn), woken through Redis pub/sub on DJANGO_REDIS_URL (without it,
+# each stream reads the database every `poll_seconds`). A process serves at most
+# `max_open` streams at once, of every kind (then 503); a stream ends after `lifetime_seconds` (the
 # browser reconnects at once, resuming where it was) and sends a comment every
 # `keepalive_seconds` so that proxies keep it open.
 LIVE_REDIS_URL = env.str("DJANGO_LIVE_REDIS_URL", REDIS_URL).strip()
