@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import Permission, User
 from django.core.management import call_command
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from catalogue import live
@@ -56,11 +57,22 @@ def contexts(browser):
         context.close()
 
 
+def visit(phone, address):
+    """Open a page on the phone, whose previous page may be reloading itself as the
+    tournament moved on (a round started): then open it again."""
+    try:
+        phone.goto(address)
+    except PlaywrightError as error:
+        if "interrupted by another navigation" not in str(error):
+            raise
+        phone.goto(address)
+
+
 def enter_on_phone(phone, server, player, table, rng, *, brought_down=None):
     """The first player at the table enters the result on their phone."""
     seats = list(table.seats.order_by("position").select_related("player"))
     winner = seats[rng.randrange(len(seats))].player.name
-    phone.goto(url(server, "tournament:player", token=player.token))
+    visit(phone, url(server, "tournament:player", token=player.token))
     phone.get_by_role("group", name="Winner").get_by_label(winner, exact=True).check()
     if brought_down is not None:
         name = next(s.player.name for s in seats if s.player.name != winner)
@@ -75,7 +87,7 @@ def enter_on_phone(phone, server, player, table, rng, *, brought_down=None):
 
 
 def confirm_on_phone(phone, server, player):
-    phone.goto(url(server, "tournament:player", token=player.token))
+    visit(phone, url(server, "tournament:player", token=player.token))
     expect(phone.locator(".result-state")).to_contain_text("entered this result")
     phone.get_by_role("button", name="Confirm the result").click()
     expect(phone.locator(".result-state")).to_contain_text("Confirmed by")
@@ -138,14 +150,14 @@ def test_thirteen_players_three_rounds_from_phones_to_the_big_screen(seeded_serv
         for index, table in enumerate(tables):
             first, second = [s.player for s in table.seats.order_by("position")[:2]]
             if number == 1 and index == 0:
-                phone.goto(url(server, "tournament:player", token=first.token))
+                visit(phone, url(server, "tournament:player", token=first.token))
                 expect(phone.locator(".seat-facts dd").first).to_have_text("1")
                 shoot(phone, "phone-seat")
             enter_on_phone(
                 phone, server, first, table, rng, brought_down=True if index == 1 else None
             )
             if number == 2 and index == 0:
-                phone.goto(url(server, "tournament:player", token=second.token))
+                visit(phone, url(server, "tournament:player", token=second.token))
                 shoot(phone, "phone-confirm")
             confirm_on_phone(phone, server, second)
         expect(wall.locator(".screen-table.status-confirmed")).to_have_count(4, timeout=8000)

@@ -13,6 +13,8 @@ let touched = false;
 
 document.addEventListener("input", () => { touched = true; });
 document.addEventListener("change", () => { touched = true; });
+// A form being sent (a confirmation) is answered by this page itself, up to date.
+document.addEventListener("submit", () => { touched = true; });
 
 async function check() {
   if (document.hidden) return;
