@@ -129,7 +129,7 @@ def moved(sender, *, match, **kwargs) -> None:
         .first()
     )
     if tournament_id is not None:
-        tournament_services.changed(tournament_id)
+        tournament_services.changed(tournament_id, phones=False)
 
 
 def record(sender, *, match, state, **kwargs) -> None:

@@ -6,8 +6,9 @@ Every change either page shows adds one to `Tournament.version` in its transacti
 (services.changed); after the commit only the tournament's id and that version are
 published. `GET /<lang>/tournament/<code>/stream/` is as public as the big screen's JSON
 (the tournament's public code) and says no more than it: each event is an `update` whose
-`id` and data are the version (`{"version": n}`); the page then asks `screen.json` (or its
-own state) for what changed. A deleted tournament ends the stream with a `gone` event.
+`id` is the version and whose data are the two counters (`{"version": n, "phones": m}`,
+`phones` moving with the changes a player's page shows); the page then asks `screen.json`
+(or its own state) for what changed. A deleted tournament ends the stream with a `gone` event.
 """
 
 from django.utils.translation import gettext_lazy as _
@@ -34,18 +35,25 @@ def current_version(tournament_id) -> int | None:
     return Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
 
 
+def current_versions(tournament_id) -> tuple[int, int] | None:
+    versions = Tournament.objects.filter(pk=tournament_id)
+    return versions.values_list("version", "phones_version").first()
+
+
 class TournamentFeed(streams.Feed):
     def __init__(self, tournament_id: int):
         self.tournament_id = tournament_id
         self.key = key(tournament_id)
 
     def read(self, since):
-        version = current_version(self.tournament_id)
-        if version is None:
+        versions = current_versions(self.tournament_id)
+        if versions is None:
             return streams.gone("tournament_gone", GONE)
+        version, phones = versions
         if since == version:
             return streams.Read("", since)
-        return streams.Read(streams.event("update", {"version": version}, version), version)
+        data = {"version": version, "phones": phones}
+        return streams.Read(streams.event("update", data, version), version)
 
     def version(self):
         return current_version(self.tournament_id)

@@ -113,8 +113,12 @@ class Tournament(models.Model):
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # Counts the changes the big screen or a phone shows (services.changed): what the
-    # tournament's event stream sends as each event's id.
+    # tournament's event stream sends as each event's id; `phones_version` counts those a
+    # player's page shows (not a move in a table's match), so that phones ask only then.
     version = models.PositiveIntegerField(_("version"), default=0, editable=False)
+    phones_version = models.PositiveIntegerField(
+        _("version shown on the phones"), default=0, editable=False
+    )
 
     objects = TournamentQuerySet.as_manager()
 
@@ -152,7 +156,7 @@ class Tournament(models.Model):
             kwargs["update_fields"] = [
                 f.name
                 for f in self._meta.concrete_fields
-                if not f.primary_key and f.name != "version"
+                if not f.primary_key and f.name not in ("version", "phones_version")
             ]
         super().save(*args, **kwargs)
 

@@ -29,12 +29,16 @@ class TournamentError(Exception):
         self.status = status
 
 
-def changed(tournament_id: int) -> int:
+def changed(tournament_id: int, *, phones: bool = True) -> int:
     """Something the big screen or a phone shows has changed: the tournament's version goes
     up by one (in the caller's transaction, so two tables' results entered at once count
     twice) and, once committed, its id and version alone are published to the open
-    streams (games.tournament.live)."""
-    Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
+    streams (games.tournament.live). `phones`: a player's page may show it too (all but
+    a move in a table's match, which only the big screen shows)."""
+    bumps = {"version": F("version") + 1}
+    if phones:
+        bumps["phones_version"] = F("phones_version") + 1
+    Tournament.objects.filter(pk=tournament_id).update(**bumps)
     version = Tournament.objects.values_list("version", flat=True).get(pk=tournament_id)
     transaction.on_commit(lambda: live.publish(tournament_id, version))
     return version

@@ -85,7 +85,7 @@ def test_the_stream_answers_what_was_missed_at_once_under_wsgi(client, tournamen
     body = answer.content.decode()
     assert body.startswith("retry: 2000\n\n")
     # The version alone: the big screen's JSON says the rest.
-    assert events_of(body) == [{"id": "3", "event": "update", "data": {"version": 3}}]
+    assert events_of(body) == [{"id": "3", "event": "update", "data": {"version": 3, "phones": 3}}]
     # Up to date: nothing to send. Last-Event-ID wins over since.
     assert events_of(client.get(stream_url(tournament), {"since": 3}).content.decode()) == []
     resumed = client.get(stream_url(tournament), {"since": 3}, HTTP_LAST_EVENT_ID="2")
@@ -153,6 +153,6 @@ def test_a_result_entered_elsewhere_reaches_an_open_stream(server, within, tourn
         at, event = listener.wait_for(since + 1, 5)
         assert event is not None, "no event within 5 s"
         assert at - entered < within
-        assert event["data"] == {"version": since + 1}
+        assert event["data"] == {"version": since + 1, "phones": since + 1}
     finally:
         listener.close()

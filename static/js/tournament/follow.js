@@ -1,6 +1,7 @@
 // Following a tournament live, for the big screen and the players' phones: its event
-// stream says when the tournament changed (each event's data is its new version) and the
-// page fetches what it shows. Without the stream (no EventSource, a refusal, or three
+// stream says when the tournament changed (each event's data: its `version`, and `phones`,
+// which moves with what a player's page shows) and the page fetches what it shows;
+// `changed` gets that data, or null at each poll. Without the stream (no EventSource, a refusal, or three
 // failures in a row) the page polls every `pollMs` instead, and tries the stream again a
 // minute later. `root.dataset.following` says which ("stream" or "poll"), for the tests.
 
@@ -26,7 +27,7 @@ export function follow(root, { address, changed, pollMs }) {
     };
     source.addEventListener("update", (event) => {
       failures = 0;
-      changed(JSON.parse(event.data).version);
+      changed(JSON.parse(event.data));
     });
     source.addEventListener("gone", () => source.close());
     source.onerror = () => {

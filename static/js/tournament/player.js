@@ -29,6 +29,15 @@ async function check() {
 }
 
 if (page) {
-  follow(page, { address: () => page.dataset.stream, changed: check, pollMs: POLL_MS });
+  follow(page, {
+    address: () => page.dataset.stream,
+    // A move in a table's match, which only the big screen shows, asks nothing.
+    changed: (data) => {
+      if (data !== null && String(data.phones) === page.dataset.phones) return;
+      if (data !== null) page.dataset.phones = data.phones;
+      check();
+    },
+    pollMs: POLL_MS,
+  });
   document.addEventListener("visibilitychange", check);
 }

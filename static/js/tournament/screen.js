@@ -130,8 +130,8 @@ refresh();
 follow(root, {
   // Resumes from the version the page was drawn at: a change made since comes at once.
   address: () => `${root.dataset.stream}?since=${root.dataset.version}`,
-  changed: (version) => {
-    if (version !== null) root.dataset.version = version;
+  changed: (data) => {
+    if (data !== null) root.dataset.version = data.version;
     refresh();
   },
   pollMs: POLL_MS,
