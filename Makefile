@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast e2e-browser lint check messages bench clean
+.PHONY: run test test-fast test-database e2e-browser lint check messages bench clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,11 @@ test: $(STAMP) messages e2e-browser
 # Everything but the browser: quicker while editing.
 test-fast: $(STAMP) messages
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --durations=15 games paletti
+
+# Only the tests that reach the database, browser tests aside: what CI runs again on
+# PostgreSQL (the engine's tests and the other pure ones answer the same on any database).
+test-database: $(STAMP) messages
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --durations=15 --database-tests-only games paletti
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
