@@ -146,7 +146,8 @@ def _lend_or_take_back(request, household, member, copy):
     if member is None:
         messages.error(
             request,
-            _("%(name)s has no member yet: add one in the admin.") % {"name": household.name},
+            _("%(name)s has no member yet: add one with “Add a member”.")
+            % {"name": household.name},
         )
         return redirect("lending:desk")
     try:
@@ -231,7 +232,8 @@ def _reserve(request, household):
         messages.error(
             request,
             problem
-            or _("%(name)s has no member yet: add one in the admin.") % {"name": household.name},
+            or _("%(name)s has no member yet: add one with “Add a member”.")
+            % {"name": household.name},
         )
         return redirect("lending:desk")
     try:
