@@ -5,6 +5,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from catalogue.testing import reaches_the_database
+
 SEED_FIXTURES = ["fixtures/esar.json", "fixtures/games.json"]
 
 
@@ -63,17 +65,6 @@ def pytest_sessionfinish(session, exitstatus):
             Path(name + suffix).unlink(missing_ok=True)
 
 
-# Fixtures through which a test reaches the database (pytest-django's own names; a fixture
-# that needs one of them, like `seed`, lists it among the test's fixtures too).
-DATABASE_FIXTURES = {
-    "db",
-    "transactional_db",
-    "django_db_reset_sequences",
-    "django_db_serialized_rollback",
-    "live_server",
-}
-
-
 def pytest_addoption(parser):
     parser.addoption(
         "--database-tests-only",
@@ -81,17 +72,6 @@ def pytest_addoption(parser):
         help="Run only the tests that reach the database (CI runs these again on PostgreSQL; "
         "the engine's and the other pure tests give the same answer on any database).",
     )
-
-
-def reaches_the_database(item) -> bool:
-    from django.test import TransactionTestCase
-
-    if item.get_closest_marker("django_db") is not None:
-        return True
-    if DATABASE_FIXTURES.intersection(getattr(item, "fixturenames", ())):
-        return True
-    cls = getattr(item, "cls", None)
-    return cls is not None and issubclass(cls, TransactionTestCase)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -4,7 +4,7 @@ a test that reaches the database must never be left out of that second run."""
 import pytest
 from django.test import TestCase
 
-from conftest import reaches_the_database
+from catalogue.testing import reaches_the_database
 
 
 @pytest.mark.django_db
