@@ -28,17 +28,10 @@ const match = {
   presence: null, // persons' seat → whether a device of theirs is connected (follow.js)
 };
 
-export const game = new Proxy(match, {
-  set(_target, key) {
-    throw new TypeError(`game.${String(key)} is read-only: change it through state.js`);
-  },
-  deleteProperty(_target, key) {
-    throw new TypeError(`game.${String(key)} is read-only: change it through state.js`);
-  },
-  defineProperty(_target, key) {
-    throw new TypeError(`game.${String(key)} is read-only: change it through state.js`);
-  },
-});
+const readOnly = (_target, key) => {
+  throw new TypeError(`game.${String(key)} is read-only: change it through state.js`);
+};
+export const game = new Proxy(match, { set: readOnly, deleteProperty: readOnly, defineProperty: readOnly });
 
 const listeners = new Set();
 
