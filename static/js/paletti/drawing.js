@@ -19,8 +19,9 @@ let shown = null; // the view drawn now: {width, height, scale, ox, oy, dpr}
 let tweenOfView = null; // the view's tween: time -> {view, done} (view.js)
 let anim = null; // the animation running, if any
 
-// Pixels per picture mm, for what the pointer reaches.
-export const pxPerMm = () => shown.scale;
+// The view drawn now (read only): CSS px per picture mm (`scale`), the picture's origin on
+// the canvas (`ox`, `oy`), its size.
+export const currentView = () => shown;
 
 // Whether pieces are moving in the drawing now.
 export const animating = () => anim !== null;
@@ -94,7 +95,7 @@ export function refreshView(now) {
     canvas.height = Math.round(view.height * dpr);
     canvas.style.height = view.height + "px";
   }
-  shown = { ...view, dpr };
+  shown = Object.freeze({ ...view, dpr });
   // Where the world is on the canvas, for tests and tools: px per mm and the origin.
   canvas.dataset.view = [view.scale.toFixed(4), view.ox.toFixed(1), view.oy.toFixed(1)].join(" ");
   canvas.toggleAttribute("data-view-moving", !done);

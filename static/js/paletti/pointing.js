@@ -4,7 +4,7 @@ import * as Scene from "./scene.js";
 import * as Depth from "./depth.js";
 import * as Hand from "./hand.js";
 import { el, swatch } from "./dom.js";
-import { currentScene, draw, pictureToPlatform, poses3d, pxPerMm, setHighlight, toPicture } from "./drawing.js";
+import { currentScene, currentView, draw, pictureToPlatform, poses3d, setHighlight, toPicture } from "./drawing.js";
 import { capfirst, fmt, gettext, ngettext } from "./i18n.js";
 import { LANE_NAMES, columnName, deed, whereText } from "./names.js";
 import { layPoints, moveGhost } from "./placement.js";
@@ -39,7 +39,7 @@ export function dragToPull(event, X, Y) {
   if (!drag) return;
   drag.push(sample);
   if (event.type !== "pointerup") return;
-  const gesture = Hand.fromDrag(drag, 1 / pxPerMm());
+  const gesture = Hand.fromDrag(drag, 1 / currentView().scale);
   drag = null;
   if (gesture) post({ ...legal("pull")[0], ...gesture });
 }
@@ -53,7 +53,7 @@ export function canvasPoint(event) {
 // A column of `ids` whose outline the pointer is on or within 22 px of (a thin column is a
 // 44 px wide target), the nearest first.
 export function columnAt(X, Y, ids) {
-  const reach = 22 / pxPerMm();
+  const reach = 22 / currentView().scale;
   let best = null;
   for (const item of currentScene()) {
     if (item.kind !== "column" || !ids.has(item.piece.id)) continue;
@@ -143,7 +143,7 @@ export function pointAtColumn(event, X, Y) {
   const finger = event.pointerType === "touch";
   const ids = new Set(list.map((a) => a.column));
   // A finger may land a little beside a thin column; a mouse is precise.
-  const slack = (finger ? 14 : 2) / pxPerMm();
+  const slack = (finger ? 14 : 2) / currentView().scale;
   const under = columnsMeant(currentScene(), ids, X, Y, slack);
   if (event.type === "pointermove") {
     if (finger) return;
