@@ -27,11 +27,17 @@ export function initLinks(root) {
   }
 }
 
-// Each seat's card while that seat is a person on their own device; the spectators' always.
+// Each seat's card while that seat is a person on their own device; the spectators' always,
+// under the spectators' words once no player's link is left.
 function showSeatsLinks(panel) {
   const seats = game.state.seats;
+  let players = 0;
   for (const card of panel.querySelectorAll(".link-card[data-seat]")) {
     const seat = seats[Number(card.dataset.seat)];
     card.hidden = !seat || seat.kind !== "human" || seat.device !== "own";
+    if (!card.hidden) players += 1;
+  }
+  for (const words of panel.querySelectorAll("[data-links-for]")) {
+    words.hidden = (words.dataset.linksFor === "players") !== (players > 0);
   }
 }
