@@ -16,7 +16,7 @@ from django.utils import timezone, translation
 from django_tasks_db.models import DBTaskResult
 
 from games.lending.circulation import lend
-from games.lending.member_page import member_token
+from games.lending.member_links import member_token
 from games.lending.models import Hold, Loan
 from games.lending.tests.test_circulation import copies, make_household
 from games.models import Game
