@@ -4,7 +4,7 @@
  * which says who is out of time; another seat's device, or the organiser's, is then offered
  * the two choices (skip the turn, hand the seat to a bot), never made silently.
  */
-import { api } from "./api.js";
+import { api, patiently } from "./api.js";
 import { el } from "./dom.js";
 import { fmt, gettext } from "./i18n.js";
 import { narrate, showError } from "./narration.js";
@@ -152,7 +152,7 @@ async function choose(choice) {
   showError("");
   setBusy(true);
   for (const button of game.root.querySelectorAll(".clock-choices button")) button.disabled = true;
-  const result = await api(game.root.dataset.clock, { version: game.state.version, choice });
+  const result = await patiently(game.root.dataset.clock, { version: game.state.version, choice });
   setBusy(false);
   if (result.ok) {
     apply(result.data, false);

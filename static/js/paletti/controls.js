@@ -2,7 +2,7 @@
  * match, the claim's warning and the load gauge.
  */
 import * as Hand from "./hand.js";
-import { api, matchUrl, rememberIntro } from "./api.js";
+import { matchUrl, patiently, rememberIntro } from "./api.js";
 import { narrowScreen, placerHelp, touchFirst } from "./device.js";
 import { el, swatch } from "./dom.js";
 import { animating, setHighlight, whenStill } from "./drawing.js";
@@ -449,7 +449,7 @@ export async function playAgain(button) {
     s.kind === "bot" ? { name: s.name, kind: "bot", level: s.level } : s.device === "own" ? { name: s.name, kind: "human", device: "own" } : { name: s.name, kind: "human" },
   );
   button.disabled = true;
-  const result = await api(game.root.dataset.create, { players, options: state.options });
+  const result = await patiently(game.root.dataset.create, { players, options: state.options });
   button.disabled = false;
   if (!result.ok) {
     showError(result.data.detail || gettext("The match could not be created."));

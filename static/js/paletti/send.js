@@ -1,7 +1,7 @@
 /* Villa Paletti: sending an action to the server, or reloading the match, and what the page
  * shows while it waits for the answer.
  */
-import { api } from "./api.js";
+import { api, patiently } from "./api.js";
 import { el } from "./dom.js";
 import { fmt, gettext } from "./i18n.js";
 import { bannerForBot, narrate, renderBanner, showError } from "./narration.js";
@@ -23,7 +23,7 @@ export async function post(action) {
   if (game.busy) return;
   showError("");
   setBusy(true, action);
-  const result = await api(game.root.dataset.actions, { version: game.state.version, action });
+  const result = await patiently(game.root.dataset.actions, { version: game.state.version, action });
   setBusy(false);
   if (result.ok) {
     applyResult(result.data, true);
