@@ -43,6 +43,8 @@ def test_the_catalogue_lists_a_marked_title_under_its_first_sorting_word(client,
         "Le Petit Prince",
         "Villa",
     ]
+    home = client.get(reverse("games:home"))
+    assert [game.title for game in home.context["games"]][2] == "Le Petit Prince"
     backwards = client.get(reverse("games:game-list"), {"ordering": "-title"})
     assert [game.title for game in backwards.context["games"]][:2] == ["Villa", "Le Petit Prince"]
 
