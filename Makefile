@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast e2e-browser lint check messages bench clean
+.PHONY: run test test-fast test-database e2e-browser lint check messages bench clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -31,15 +31,22 @@ e2e-browser:
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi; }
 
 # Tests run in parallel, one process per CPU (pytest-xdist): each has its own test database
-# and, for the browser tests, its own live server and Chromium. PYTEST_WORKERS=0: one process.
+# and, for the browser tests, its own live server and Chromium; a worker that runs out of
+# tests takes some of the other's (worksteal), so a long test at the end leaves no core idle.
+# PYTEST_WORKERS=0: one process.
 PYTEST_WORKERS ?= auto
 
 test: $(STAMP) messages e2e-browser
-	DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest -n $(PYTEST_WORKERS) --durations=15
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(PY) -m pytest -n $(PYTEST_WORKERS) --dist worksteal --durations=15
 
 # Everything but the browser: quicker while editing.
 test-fast: $(STAMP) messages
-	$(PY) -m pytest -n $(PYTEST_WORKERS) --durations=15 games paletti
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist worksteal --durations=15 games paletti
+
+# Only the tests that reach the database, browser tests aside: what CI runs again on
+# PostgreSQL (the engine's tests and the other pure ones answer the same on any database).
+test-database: $(STAMP) messages
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist worksteal --durations=15 --database-tests-only games paletti
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -69,7 +69,9 @@ def main():
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    call_command("loaddata", "fixtures/esar.json", verbosity=0)
+    from games.esar import ensure_facet_a
+
+    ensure_facet_a()
     from games.models import Game
     from games.unimarc.services import ImportOptions, import_unimarc
 

@@ -115,10 +115,10 @@ INSTALLED_APPS = [
     "reversion",
     # Its system checks refuse a policy written in the settings format it no longer reads.
     "csp",
-    # Background tasks (the admin's UNIMARC imports), queued in the database and run by
-    # ``manage.py db_worker``.
+    # Background tasks (the admin's UNIMARC imports, the member's link e-mails), queued in
+    # the database and run by ``manage.py db_worker``.
     "django_tasks",
-    "django_tasks_db",
+    "catalogue.apps.TasksConfig",  # django_tasks_db, its words translated
     "games",
     "games.scoring",
     "games.lending",

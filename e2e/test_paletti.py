@@ -481,15 +481,15 @@ def finger_chooser_point(page):
     """A point a finger may tap beside two or more columns the player may take, on none of
     them: returns it on the screen."""
     point = page.evaluate(
-        """async ([drawingUrl, pointingUrl, stateUrl]) => {
+        """async ([drawingUrl, pointingUrl]) => {
             const D = await import(drawingUrl);
             const P = await import(pointingUrl);
-            const { game } = await import(stateUrl);
+            const view = D.currentView();
             const ids = new Set(P.columnChoices().list.map((a) => a.column));
             const scene = D.currentScene();
-            const slack = 14 / game.view.scale;
-            for (let py = 0; py < game.view.height; py += 2) {
-                for (let px = 0; px < game.view.width; px += 2) {
+            const slack = 14 / view.scale;
+            for (let py = 0; py < view.height; py += 2) {
+                for (let px = 0; px < view.width; px += 2) {
                     // Two or more around it too, so that a rounded tap still means them.
                     const around = [[0, 0], [-3, 0], [3, 0], [0, -3], [0, 3]].every(([dx, dy]) => {
                         const [x, y] = D.toPicture(px + dx, py + dy);
@@ -500,7 +500,7 @@ def finger_chooser_point(page):
             }
             return null;
         }""",
-        [DRAWING, POINTING, "/static/js/paletti/state.js"],
+        [DRAWING, POINTING],
     )
     assert point, "no point lies beside two columns at once"
     return to_screen(page, *point)

@@ -113,12 +113,24 @@ def test_a_clock_runs_out_and_the_others_skip_then_hand_the_seat_to_a_bot(
     # Bo's bank holds only the increment now: out again, his seat goes to a careful bot.
     hand_over = organiser.get_by_role("button", name="Hand Bo's seat to a bot")
     expect(hand_over).to_be_visible(timeout=10000)
+    links = organiser.locator("#links .link-card")
+    bo_card = links.filter(has=organiser.get_by_role("heading", name="Bo", exact=True))
+    expect(bo_card).to_be_visible()
+    expect(organiser.locator("#links summary")).to_have_text(
+        "Links for the players on their own devices", use_inner_text=True
+    )
     hand_over.click()
     expect(organiser.locator("#clock .clock-news")).to_have_text(
         "Bo ran out of time: a careful bot plays that seat from now on.", timeout=15000
     )
     expect(organiser.locator("#clock .clock-bank").nth(1)).to_contain_text("bot: no clock")
     expect(organiser.locator("#clock .clock-bank.running")).to_contain_text("Ada")
+    # The organiser's links no longer offer Bo's: a bot needs none (no reload needed).
+    expect(bo_card).to_be_hidden()
+    expect(links.filter(has=organiser.get_by_role("heading", name="Spectators"))).to_be_visible()
+    expect(organiser.locator("#links summary")).to_have_text(
+        "Let others watch on their own screen", use_inner_text=True
+    )
     shot(organiser, "handed-to-bot")
 
     # The log keeps each choice in order, and the bot has played Bo's seat.

@@ -10,7 +10,7 @@ import re
 
 from playwright.sync_api import expect
 
-from e2e.conftest import assert_no_serious_violation, screenshot
+from e2e.conftest import GUIDE_SEEN, PACE_ALL_AT_ONCE, assert_no_serious_violation, screenshot
 from e2e.conftest import english_url as url
 from e2e.test_paletti import (
     ADA_AND_BOB,
@@ -69,6 +69,40 @@ def test_while_the_bot_thinks_the_page_says_so_and_controls_wait(seeded_server, 
         expect(
             index.locator(".index-list").first.locator(f"[data-column='{column}']")
         ).to_have_count(1)
+
+
+def test_a_move_refused_because_another_table_of_the_address_is_moving_is_sent_again(
+    seeded_server, browser
+):
+    """Two tables behind a library's one address: while the other's move is worked out the
+    server answers 429 engine_busy; the page waits and sends the move again, unseen."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(PACE_ALL_AT_ONCE)
+    context.add_init_script(GUIDE_SEEN)
+    page = context.new_page()
+    match = create_by_api(seeded_server, page, ADA_AND_BOT)
+    open_match(seeded_server, page, match)
+    before = current_state(seeded_server, page, match)["version"]
+    posts = []
+
+    def busy_once(route):
+        posts.append(route.request.post_data)
+        if len(posts) == 1:
+            route.fulfill(
+                status=429,
+                headers={"Retry-After": "1", "Content-Type": "application/json"},
+                body='{"code": "engine_busy", "detail": "Another move from your address."}',
+            )
+        else:
+            route.continue_()
+
+    page.route("**/actions/", busy_once)
+    page.get_by_role("button", name="Play black").click()
+    expect(page.locator("#narration")).to_have_text("Playing black this turn.", timeout=5000)
+    assert len(posts) == 2 and posts[0] == posts[1]
+    expect(page.locator("#error")).to_be_empty()
+    assert current_state(seeded_server, page, match)["version"] == before + 1  # played once
+    context.close()
 
 
 def test_a_match_opened_on_a_bots_turn_animates_that_turn(seeded_server, page):

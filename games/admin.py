@@ -154,7 +154,20 @@ class GameAdmin(CheckedAutocompleteMixin, ImportExportModelAdmin, VersionAdmin):
     inlines = [GameAuthorInline, ContentItemInline, CopyInline, RuleSummaryInline]
     list_select_related = ["publisher", "esar"]
     fieldsets = [
-        (None, {"fields": ["title", "slug", "document_type", "publisher", "year", "languages"]}),
+        (
+            None,
+            {
+                "fields": [
+                    "title",
+                    "sort_title",
+                    "slug",
+                    "document_type",
+                    "publisher",
+                    "year",
+                    "languages",
+                ]
+            },
+        ),
         (
             _("Classification and audience"),
             {

@@ -266,7 +266,7 @@ class GameViewSet(viewsets.ModelViewSet):
                 Prefetch("credits", queryset=GameAuthor.objects.select_related("person")),
                 Prefetch("summaries", queryset=RuleSummary.objects.only("game_id", "language")),
             )
-        return queryset.in_order("title")
+        return queryset.in_order("sort_title")
 
     def get_serializer_class(self):
         return GameListSerializer if self.action == "list" else GameSerializer

@@ -149,8 +149,10 @@ def _record(rng, number, seed, categories, publishers, languages):
     min_age, max_age = rng.choice(AGE_SPREADS)
     minutes = rng.choice(DURATIONS)
     theme = {code: rng.choice(words) for code, words in THEMES.items()}
+    shown = f"{title} {number}" if rng.random() < 0.5 else title
     game = Game(
-        title=f"{title} {number}" if rng.random() < 0.5 else title,
+        title=shown,
+        sort_title=shown,  # bulk_create calls no save(): as Game.fill_sort_title would
         slug=f"{GENERATED_PREFIX}{seed}-{number}-{slug_for(title)}"[:200],
         esar=rng.choice(categories),
         publisher=rng.choice(publishers),

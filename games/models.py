@@ -205,6 +205,7 @@ class AuthorRole(models.TextChoices):
 RECORD_FIELDS = (
     "slug",
     "title",
+    "sort_title",
     "document_type",
     "authors",
     "publisher",
@@ -226,7 +227,7 @@ RECORD_FIELDS = (
 
 
 def in_a_stable_order(*ordering) -> tuple:
-    """``ordering`` followed by the title and then the id, unless it has them already; in
+    """``ordering`` followed by the sort title and then the id, unless it has them; in
     the direction of its first field (a descending sort is the ascending one reversed,
     which each sort's index serves read backwards).
 
@@ -238,7 +239,8 @@ def in_a_stable_order(*ordering) -> tuple:
     if named & {"pk", "id"}:  # unique already
         return tuple(ordering)
     direction = "-" if ordering and ordering[0].startswith("-") else ""
-    return (*ordering, *(direction + field for field in ("title", "pk") if field not in named))
+    ties = ("sort_title", "pk")
+    return (*ordering, *(direction + field for field in ties if field not in named))
 
 
 class GameQuerySet(models.QuerySet):
@@ -247,7 +249,7 @@ class GameQuerySet(models.QuerySet):
         return self.defer("search_terms")
 
     def in_order(self, *ordering):
-        """Ordered by ``ordering``, ties broken by title and id (``in_a_stable_order``)."""
+        """Ordered by ``ordering``, ties broken by sort title and id (``in_a_stable_order``)."""
         return self.order_by(*in_a_stable_order(*ordering))
 
     def playable_by(self, players: int):
@@ -289,6 +291,16 @@ class Game(models.Model):
     """A game as the ludothèque catalogues it."""
 
     title = models.CharField(_("title"), max_length=200)
+    sort_title = models.CharField(
+        _("sort title"),
+        max_length=200,
+        blank=True,
+        help_text=_(
+            "The title the catalogue sorts by: the title without its leading article when "
+            "an imported record marks one (UNIMARC's non-sorting marks). Left empty, it is "
+            "the title."
+        ),
+    )
     slug = models.SlugField(_("slug"), max_length=200, unique=True)
     document_type = models.CharField(
         _("document type"),
@@ -373,22 +385,26 @@ class Game(models.Model):
     objects = NaturalKeyManager.from_queryset(GameQuerySet)("slug")
 
     class Meta:
-        ordering = ["title", "id"]
+        ordering = ["sort_title", "id"]
         verbose_name = _("game")
         verbose_name_plural = _("games")
         # The numeric filters; the text indexes are made by migration 0004 (database-specific).
         indexes = [
             models.Index(fields=["min_players", "max_players"], name="game_players_idx"),
             models.Index(fields=["min_age", "max_age"], name="game_age_idx"),
-            # The sorts a patron may choose, each with its ties by title and id
+            # The sorts a patron may choose, each with its ties by sort title and id
             # (``in_a_stable_order``), so that a page is read from the index in order,
-            # forwards or backwards: title (the default), duration (also the duration
-            # filter's), players (the maximum), age (the minimum) and year.
-            models.Index(fields=["title", "id"], name="game_title_idx"),
-            models.Index(fields=["duration_minutes", "title", "id"], name="game_duration_idx"),
-            models.Index(fields=["max_players", "title", "id"], name="game_max_players_idx"),
-            models.Index(fields=["min_age", "title", "id"], name="game_min_age_idx"),
-            models.Index(fields=["year", "title", "id"], name="game_year_idx"),
+            # forwards or backwards: title (the default, by the sort title), duration
+            # (also the duration filter's), players (the maximum), age (the minimum), year.
+            models.Index(fields=["sort_title", "id"], name="game_sort_title_idx"),
+            models.Index(
+                fields=["duration_minutes", "sort_title", "id"], name="game_duration_sort_idx"
+            ),
+            models.Index(
+                fields=["max_players", "sort_title", "id"], name="game_max_players_sort_idx"
+            ),
+            models.Index(fields=["min_age", "sort_title", "id"], name="game_min_age_sort_idx"),
+            models.Index(fields=["year", "sort_title", "id"], name="game_year_sort_idx"),
         ]
         constraints = [
             models.CheckConstraint(
@@ -404,6 +420,9 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(duration_minutes__gte=1), name="game_duration_positive"
             ),
+            # Every way in fills it (``fill_sort_title``); a bulk write or a fixture that
+            # forgot it would list the game before every other.
+            models.CheckConstraint(condition=~Q(sort_title=""), name="game_sort_title_not_empty"),
         ]
 
     def __str__(self):
@@ -411,7 +430,12 @@ class Game(models.Model):
 
     def save(self, *args, **kwargs):
         self.search_title = fold(self.title)
+        self.fill_sort_title()
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "title" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "sort_title", "search_title"}
         super().save(*args, **kwargs)
+        self.loaded_titles = (self.title, self.sort_title)
 
     def get_absolute_url(self):
         return reverse("games:game-detail", kwargs={"slug": self.slug})
@@ -419,7 +443,28 @@ class Game(models.Model):
     def natural_key(self):
         return (self.slug,)
 
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        game = super().from_db(db, field_names, values)
+        if "title" in field_names and "sort_title" in field_names:
+            game.loaded_titles = (game.title, game.sort_title)
+        return game
+
+    def fill_sort_title(self):
+        """The sort title follows the title unless a record marked an article (it is the
+        title without it): empty, it is the title; when the title changes and the sort
+        title was left as it was, it becomes the new title, unless the new title still
+        ends with it (only the marked article changed)."""
+        loaded = getattr(self, "loaded_titles", None)
+        if loaded and self.title != loaded[0] and self.sort_title == loaded[1]:
+            article_dropped = loaded[1] != loaded[0]
+            if not (article_dropped and self.title.endswith(self.sort_title)):
+                self.sort_title = self.title
+        if not self.sort_title.strip():
+            self.sort_title = self.title
+
     def clean(self):
+        self.fill_sort_title()
         errors = {}
         if self.min_players and self.max_players and self.min_players > self.max_players:
             errors["max_players"] = _("The maximum number of players is below the minimum.")

@@ -33,7 +33,7 @@ MAX_PAGE = 1_000_000
 # The sorts a patron may choose, by the name the page and the API give them, and the field
 # each sorts by (``-name``: the same, descending).
 SORTS = {
-    "title": "title",
+    "title": "sort_title",
     "duration": "duration_minutes",
     "age": "min_age",
     "players": "max_players",

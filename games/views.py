@@ -30,8 +30,8 @@ def _listing_queryset():
 @catalogue_page
 def home(request):
     """The front door: a search box and the collection."""
-    games = _listing_queryset().in_order("title")[:PAGE_SIZE]
-    playable = Game.objects.filter(slug__in=settings.PLAYABLE_GAMES).order_by("title")
+    games = _listing_queryset().in_order("sort_title")[:PAGE_SIZE]
+    playable = Game.objects.filter(slug__in=settings.PLAYABLE_GAMES).order_by("sort_title", "pk")
     return render(
         request,
         "games/home.html",

@@ -129,6 +129,42 @@ def _unknown(detail, **extra):
     return response
 
 
+# What writing a move (an action, a clock choice) may raise; _move_refused answers each.
+MOVE_REFUSALS = (
+    seats.Refused,
+    EngineLimit,
+    services.OutcomeUnknown,
+    services.MatchError,
+    engine.OutdatedSnapshot,
+    engine.IllegalAction,
+)
+
+
+def _move_refused(error: Exception, *, version: int, rules_status: int) -> Response:
+    """The answer when writing a move raised `error` (one of MOVE_REFUSALS); the match is
+    unchanged, except after a 503, which cannot tell. `rules_status` answers a move the
+    rules refuse: 400 for an action (the request was wrong), 409 for a clock choice (the
+    moment was)."""
+    match error:
+        case seats.Refused():
+            return _refused(error)
+        case EngineLimit():
+            return _engine_limited(error)
+        case services.OutcomeUnknown():
+            return _unknown(messages.ACTION_OUTCOME_UNKNOWN, version=version)
+        case services.MatchGone():
+            return _error("match_gone", messages.MATCH_GONE, status.HTTP_404_NOT_FOUND)
+        case engine.OutdatedSnapshot():
+            return _error("outdated_match", messages.OUTDATED_MATCH, status.HTTP_410_GONE)
+        case services.StaleVersion():
+            return _error(
+                error.code, messages.STALE_VERSION, status.HTTP_409_CONFLICT, version=error.current
+            )
+        case services.MatchError() | engine.IllegalAction():
+            return _error(error.code, messages.refusal(error.code, error.reason), rules_status)
+    raise error
+
+
 class MatchListView(MatchAPIView):
     """Start a Villa Paletti match.
 
@@ -442,26 +478,10 @@ class MatchActionView(MatchAPIView):
                 acting_for=viewer.seats,
                 meter=lambda match_id: engine_time(request, match_id),
             )
-        except seats.Refused as refusal:
-            return _refused(refusal)
-        except EngineLimit as limit:
-            return _engine_limited(limit)
-        except services.OutcomeUnknown:
-            return _unknown(messages.ACTION_OUTCOME_UNKNOWN, version=version)
-        except services.MatchGone:
-            return _error("match_gone", messages.MATCH_GONE, status.HTTP_404_NOT_FOUND)
-        except engine.OutdatedSnapshot:
-            return _error("outdated_match", messages.OUTDATED_MATCH, status.HTTP_410_GONE)
-        except services.StaleVersion as stale:
-            return _error(
-                stale.code, messages.STALE_VERSION, status.HTTP_409_CONFLICT, version=stale.current
-            )
         except services.NotYourSeat as other:
             return _refused(seats.not_your_seat(_names(match)[other.seat]))
-        except services.MatchError as error:
-            return _error(error.code, messages.refusal(error.code, error.reason), 400)
-        except engine.IllegalAction as illegal:
-            return _error(illegal.code, messages.refusal(illegal.code, illegal.reason), 400)
+        except MOVE_REFUSALS as error:
+            return _move_refused(error, version=version, rules_status=status.HTTP_400_BAD_REQUEST)
         names = _names(outcome.match)
         events = messages.translate_events(outcome.events, names)
         return Response(
@@ -619,24 +639,10 @@ class MatchClockView(MatchAPIView):
                 viewer=viewer,
                 meter=lambda match_id: engine_time(request, match_id),
             )
-        except seats.Refused as refusal:
-            return _refused(refusal)
-        except EngineLimit as limit:
-            return _engine_limited(limit)
-        except services.OutcomeUnknown:
-            return _unknown(messages.ACTION_OUTCOME_UNKNOWN, version=version)
-        except services.MatchGone:
-            return _error("match_gone", messages.MATCH_GONE, status.HTTP_404_NOT_FOUND)
-        except engine.OutdatedSnapshot:
-            return _error("outdated_match", messages.OUTDATED_MATCH, status.HTTP_410_GONE)
-        except services.StaleVersion as stale:
-            return _error(
-                stale.code, messages.STALE_VERSION, status.HTTP_409_CONFLICT, version=stale.current
-            )
         except timeouts.NotOutOfTime as refused:
             return _error(refused.code, refused.reason, status.HTTP_409_CONFLICT)
-        except (services.MatchError, engine.IllegalAction) as error:
-            return _error(error.code, messages.refusal(error.code, error.reason), 409)
+        except MOVE_REFUSALS as error:
+            return _move_refused(error, version=version, rules_status=status.HTTP_409_CONFLICT)
         names = _names(outcome.match)
         events = messages.translate_events(outcome.events, names)
         viewer = _admitted(request, outcome.match)

@@ -18,8 +18,8 @@ from datetime import datetime, time, timedelta
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -71,9 +71,17 @@ def finished_today(*, now: datetime | None = None):
 
 
 def _ago(moment: datetime, now: datetime) -> str:
-    if now - moment < timedelta(minutes=1):
+    """How long ago, in the lobby's range (a day at most), with each language's count
+    forms: "1 minutę temu", "3 minuty temu", "5 minut temu"."""
+    minutes = int((now - moment).total_seconds() // 60)
+    if minutes < 1:
         return _("just now")
-    return _("%(time)s ago") % {"time": timesince(moment, now, depth=1)}
+    if minutes < 60:
+        return ngettext("%(count)d minute ago", "%(count)d minutes ago", minutes) % {
+            "count": minutes
+        }
+    hours = minutes // 60
+    return ngettext("%(count)d hour ago", "%(count)d hours ago", hours) % {"count": hours}
 
 
 def card(match: Match, now: datetime) -> dict | None:

@@ -10,14 +10,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
-
-from games.models import Game
+from django.utils.translation import gettext_lazy
 
 from .circulation import LendingRefused, cancel_hold, give_back, lend, renew, reserve
 from .copies import Copy
+from .game_lookup import game_named
 from .holds import Hold
 from .households import Household, Member
+from .member_page import desk_member_link
 from .selectors import (
     OVERDUE_SHOWN,
     household_holds,
@@ -47,28 +47,6 @@ class ReserveForm(forms.Form):
         max_length=200,
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
-
-
-def _game_named(text: str):
-    """The game a volunteer typed: a copy's barcode, the exact title, or the one title that
-    holds the words typed; otherwise the reason none is chosen."""
-    copy = Copy.objects.select_related("game").filter(barcode=text).first()
-    if copy is not None:
-        return copy.game, None
-    exact = list(Game.objects.filter(title__iexact=text)[:2])
-    if len(exact) == 1:
-        return exact[0], None
-    matching = Game.objects.filter(title__icontains=text)
-    count = matching.count()
-    if count == 1:
-        return matching.get(), None
-    if count == 0:
-        return None, _("No game is called %(title)s.") % {"title": text}
-    return None, ngettext(
-        "%(count)d game matches %(title)s: type more of its title.",
-        "%(count)d games match %(title)s: type more of the title.",
-        count,
-    ) % {"count": count, "title": text}
 
 
 class CheckForm(forms.Form):
@@ -146,7 +124,8 @@ def _lend_or_take_back(request, household, member, copy):
     if member is None:
         messages.error(
             request,
-            _("%(name)s has no member yet: add one in the admin.") % {"name": household.name},
+            _("%(name)s has no member yet: add one with “Add a member”.")
+            % {"name": household.name},
         )
         return redirect("lending:desk")
     try:
@@ -225,13 +204,14 @@ def _reserve(request, household):
     if not request.user.has_perm("lending.add_hold"):
         messages.error(request, _("You may not reserve games."))
         return redirect("lending:desk")
-    game, problem = _game_named(form.cleaned_data["game"].strip())
+    game, problem = game_named(form.cleaned_data["game"].strip())
     member = _member_at_desk(request, household)
     if game is None or member is None:
         messages.error(
             request,
             problem
-            or _("%(name)s has no member yet: add one in the admin.") % {"name": household.name},
+            or _("%(name)s has no member yet: add one with “Add a member”.")
+            % {"name": household.name},
         )
         return redirect("lending:desk")
     try:
@@ -282,8 +262,6 @@ def desk(request):
         if action == "cancel":
             return _cancel(request, household)
         if action == "member_link":
-            from .member_page import desk_member_link
-
             return desk_member_link(request, household)
         return _scan(request, household)
     form = ScanForm(request.GET or None)

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from .households import Household
 from .loans import Loan
+from .member_links import member_link
 from .reminders import Reminder, ReminderKind
 
 __all__ = ["RunReport", "candidates", "library_name", "send_member_link", "send_reminders"]
@@ -84,8 +85,6 @@ def _claim(loans: list, kind: str, email: str, now) -> list:
 
 
 def _render(household: Household, kind: str, loans: list) -> tuple[str, str]:
-    from .member_page import member_link
-
     with translation.override(household.language):
         context = {
             "household": household,
@@ -144,8 +143,6 @@ def send_reminders(*, now: datetime.datetime | None = None, dry_run: bool = Fals
 
 def send_member_link(household: Household) -> bool:
     """E-mail the household its personal link, in its language; False without an address."""
-    from .member_page import member_link
-
     if not household.email.strip():
         return False
     with translation.override(household.language):

@@ -22,7 +22,7 @@ from ..models import Game, GameAuthor, RuleSummary, SearchWeight
 from ..text import fold, word_key, word_weights
 
 # Best first: the exact title, titles starting with the query, then the text's relevance.
-RELEVANCE = ("title_tier", "-text_rank", "title", "pk")
+RELEVANCE = ("title_tier", "-text_rank", "sort_title", "pk")
 # Up to this many matches are ranked whole (each match's weights read by its id); beyond,
 # the pages list the games the query's word weighs most in first, read from the weights'
 # index in order (``best_first``), then the others newest first.

@@ -4,9 +4,9 @@ test_api_errors)."""
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.management import call_command
 from django.utils import translation
 
+from games.esar import ensure_facet_a
 from games.identifiers import EAN_CHECK_DIGIT
 from games.models import Game
 from games.resources import GameResource
@@ -49,7 +49,7 @@ def test_the_csv_import_refuses_a_mistyped_ean_on_its_row(seed):
 
 
 def test_the_unimarc_import_leaves_a_mistyped_ean_out_and_says_why(db):
-    call_command("loaddata", "fixtures/esar.json", verbosity=0)
+    ensure_facet_a()
     with translation.override("en"):
         report = import_unimarc(
             corpus.iso([corpus.alhambra(ean="4010349 602107")]), options=ImportOptions()

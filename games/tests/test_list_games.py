@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
+from games.esar import ensure_facet_a
 from games.generate import generate_catalogue
 from games.models import CatalogueVersion, Game
 from games.search import best_first, search
@@ -87,9 +88,9 @@ def over_a_thousand(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock(), pytest.MonkeyPatch.context() as patch:
         patch.setattr("games.signals.on_commit", lambda callback: callback())
         with transaction.atomic():
+            ensure_facet_a()  # the ESAR vocabulary (conftest.py's seed fixture)
             call_command(
                 "loaddata",
-                "fixtures/esar.json",
                 "fixtures/games.json",
                 "fixtures/rule_summaries.json",
                 verbosity=0,

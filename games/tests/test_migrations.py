@@ -65,3 +65,28 @@ def test_the_health_check_fails_while_a_migration_is_unapplied(client):
     # the catalogue's, and those of the apps that took models over from it
     assert all(name.split(".")[0] in ("games", "lending", "unimarc") for name in unapplied)
     assert client.get(reverse("healthz")).json() == {"status": "ok", "database": "ok"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_games_recorded_before_the_sort_title_sort_by_their_title():
+    old = migrate([("games", "0022_esar_facet_a")])
+    esar = old.get_model("games", "EsarCategory").objects.get_or_create(
+        code="A 400", defaults={"family": "R", "label_fr": "Jeux de règles"}
+    )[0]
+    for title, slug in [("Le Petit Prince", "le-petit-prince"), ("Mikado", "mikado")]:
+        old.get_model("games", "Game").objects.create(
+            title=title,
+            slug=slug,
+            document_type="object",
+            min_players=2,
+            max_players=4,
+            min_age=8,
+            duration_minutes=30,
+            esar=esar,
+        )
+    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    # No marks are known for them: each sorts by its whole title.
+    assert list(Game.objects.values_list("title", "sort_title")) == [
+        ("Le Petit Prince", "Le Petit Prince"),
+        ("Mikado", "Mikado"),
+    ]

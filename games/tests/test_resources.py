@@ -87,6 +87,7 @@ def test_bad_row_is_reported_and_nothing_is_written(seed):
         [
             "broken",
             "Broken",
+            "",
             "object",
             "",
             "",

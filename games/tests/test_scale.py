@@ -8,6 +8,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import translation
 
+from games.esar import ensure_facet_a
 from games.generate import generate_catalogue
 from games.models import EsarCategory, Game
 from games.search import search
@@ -83,9 +84,9 @@ def thousands(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock(), pytest.MonkeyPatch.context() as patch:
         patch.setattr("games.signals.on_commit", lambda callback: callback())
         with transaction.atomic():
+            ensure_facet_a()  # with the seed games: conftest.py's seed fixture
             call_command(
                 "loaddata",
-                "fixtures/esar.json",  # the seed games (conftest.py's seed fixture)
                 "fixtures/games.json",
                 "fixtures/rule_summaries.json",
                 verbosity=0,

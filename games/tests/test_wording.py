@@ -511,3 +511,25 @@ def test_polish_names_a_language_field_po_francusku_everywhere():
     ]
     assert len(fields) == 8
     assert [text for text in fields if not re.fullmatch(r"nazwa \(po \w+\)", text)] == []
+
+
+@pytest.mark.parametrize(
+    ("language", "section", "heading"),
+    [("fr", "Tâches en arrière-plan", "tâche"), ("da", "Baggrundsopgaver", "opgave")],
+)
+def test_the_background_tasks_read_in_the_staff_language(admin_client, language, section, heading):
+    from django_tasks_db.models import DBTaskResult
+
+    from games.lending.tasks import send_member_link_if_known
+
+    send_member_link_if_known.enqueue("L0001", "someone@example.org")
+    with translation.override(language):
+        index = admin_client.get(reverse("admin:index")).content.decode()
+        listing = admin_client.get(
+            reverse("admin:django_tasks_database_dbtaskresult_changelist")
+        ).content.decode()
+    assert section in index and "Tasks Database Backend" not in index
+    assert f">{heading.capitalize()}<" in listing or f">{heading}<" in listing
+    assert "send_member_link_if_known" in listing
+    assert "Task name" not in listing and "Task Results" not in listing
+    assert DBTaskResult.objects.count() == 1

@@ -73,7 +73,7 @@ class TournamentForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].queryset = Game.objects.order_by("title")
+        self.fields["game"].queryset = Game.objects.order_by("sort_title", "pk")
         points = self.instance.placement_points or {}
         for size in (4, 3, 2):
             self.fields[f"points_{size}"].initial = points.get(str(size))

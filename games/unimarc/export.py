@@ -48,6 +48,15 @@ def title_parts(title: str) -> tuple[str, str]:
     return (parts[0], parts[1]) if len(parts) == 2 and parts[0] and parts[1] else (title, "")
 
 
+def marked(title: str, game: Game) -> str:
+    """The title proper with UNIMARC's non-sorting marks around the article its sort title
+    drops ("\x88Le \x89Petit Prince"), as the import reads them back."""
+    article = game.title.removesuffix(game.sort_title)
+    if article in ("", game.title) or not title.startswith(article):
+        return title
+    return f"\x88{article}\x89{title.removeprefix(article)}"
+
+
 def name_parts(name: str) -> tuple[str, str]:
     """(surname, forename) of a name the catalogue writes whole ("Bill Payne"): 700 $a
     and $b, as PMB keeps a person (author_name, author_rejete). The import writes
@@ -76,7 +85,7 @@ def game_record(game: Game, *, picture_url: str = "", site: dict | None = None) 
     if codes:
         record.add_field(_field("101", "0 ", *(("a", code) for code in sorted(codes))))
     title, other_title = title_parts(game.title)
-    record.add_field(_field("200", "1 ", ("a", title), ("e", other_title)))
+    record.add_field(_field("200", "1 ", ("a", marked(title, game)), ("e", other_title)))
     if game.publisher_id or game.year:
         # No place of publication ($a): the catalogue keeps none.
         publisher = game.publisher.name if game.publisher_id else ""

@@ -238,11 +238,18 @@ def number_range(text: str) -> tuple[int | None, int | None]:
 
 def shown(value: str) -> str:
     """A subfield's text as it is shown: without the non-sorting marks around an article
-    (the catalogue keeps no separate sort title)."""
+    (the article stays; ``sorted_as`` drops it)."""
     return value.translate(_NO_MARKS).strip()
 
 
+def sorted_as(value: str) -> str:
+    """A subfield's text as it sorts: without what the non-sorting marks enclose
+    ("\x88Le \x89Petit Prince" → "Petit Prince"). A mark left open drops nothing."""
+    return shown(_NON_SORTING_PART.sub("", value)) or shown(value)
+
+
 _NO_MARKS = str.maketrans("", "", NON_SORTING)
+_NON_SORTING_PART = re.compile("[\x88\x98][^\x89\x9c]*[\x89\x9c]")
 
 
 def subfields(one: pymarc.Field, code: str) -> list[str]:
@@ -289,11 +296,11 @@ def _title(record, data, used):
         if titles:
             # "Title : other title" as the catalogue writes it, a no-break space before the
             # colon as French does (the export splits it back).
-            data.give(
-                "title",
-                "\u00a0: ".join([titles[0], *others]),
-                "200 $a" + (" $e" if others else ""),
-            )
+            source = "200 $a" + (" $e" if others else "")
+            data.give("title", "\u00a0: ".join([titles[0], *others]), source)
+            # Sorted without the article the marks enclose, if the record marks one.
+            first = next(s.value for s in one.subfields if s.code == "a" and shown(s.value))
+            data.give("sort_title", "\u00a0: ".join([sorted_as(first), *others]), source)
         used.update({("200", "a"), ("200", "e")})
         responsibility = subfields(one, "f")
         if responsibility:

@@ -208,6 +208,7 @@ def game_values(game: Game) -> dict:
     credits = game.credits.select_related("person").order_by("order", "id")
     return {
         "title": game.title,
+        "sort_title": game.sort_title,
         "document_type": game.document_type,
         "authors": [[c.person.name, c.role] for c in credits],
         "publisher": game.publisher.name if game.publisher_id else "",
@@ -813,7 +814,9 @@ def prepare_new(
     require(user, "add_game", data.title)
     game = Game()
     set_fields(game, values, FIELDS, user=user, vocabulary=vocabulary, new=pending.rows)
-    game.search_title = fold(game.title)  # as Game.save() does; bulk_create does not call it
+    # As Game.save() does; bulk_create does not call it.
+    game.search_title = fold(game.title)
+    game.fill_sort_title()
     languages = languages_named(
         values["languages"], user=user, vocabulary=vocabulary, new=pending.rows
     )

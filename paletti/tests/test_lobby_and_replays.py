@@ -325,3 +325,22 @@ def test_a_replay_rebuilds_once_then_reads_the_cache():
     MatchAction.objects.filter(match=match).update(action={"type": "pass"})
     # The log is not read again: a step back or forth reads the rebuilt states.
     assert replay_api(api, match.pk, 2).json()["matches_record"] is True
+
+
+@pytest.mark.parametrize(
+    "language, minutes, said",
+    [
+        ("pl", 1, "1 minutę temu"),
+        ("pl", 3, "3 minuty temu"),
+        ("pl", 5, "5 minut temu"),
+        ("pl", 22, "22 minuty temu"),
+        ("pl", 125, "2 godziny temu"),
+        ("fr", 1, "il y a 1 minute"),
+        ("da", 5, "for 5 minutter siden"),
+        ("en", 60, "1 hour ago"),
+    ],
+)
+def test_how_long_ago_reads_with_each_languages_count_forms(language, minutes, said):
+    now = datetime(2026, 7, 1, 15, 0, tzinfo=ZoneInfo("UTC"))
+    with translation.override(language):
+        assert lobby._ago(now - timedelta(minutes=minutes, seconds=20), now) == said

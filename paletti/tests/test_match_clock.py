@@ -5,9 +5,10 @@ skip its turn or hand it to a bot, each written in the match's log."""
 import pytest
 from django.urls import reverse
 
-from paletti import engine, services, timing
+from paletti import engine, seats, services, timeouts, timing
 from paletti.models import ClockEvent, Match, MatchAction
 from paletti.tests.test_seats import client, create, detail, joined, post, stored
+from paletti.throttles import EngineLimit
 
 pytestmark = pytest.mark.django_db
 
@@ -215,4 +216,39 @@ def test_a_malformed_choice_is_a_clear_400_and_an_unknown_match_a_404():
     assert (
         organiser.post(unknown, {"version": 0, "choice": "skip"}, format="json").status_code == 404
     )
+    assert stored(body["id"])[0] == 0
+
+
+FAILURES = {
+    "outcome_unknown": lambda: services.OutcomeUnknown("m"),
+    "match_gone": services.MatchGone,
+    "outdated_match": lambda: engine.OutdatedSnapshot("stored by an earlier engine"),
+    "stale_version": lambda: services.StaleVersion(3),
+    "engine_busy": lambda: EngineLimit("engine_busy", 2.5),
+    "spectator": lambda: seats.Refused(403, "spectator", seats.SPECTATING),
+    "illegal": lambda: engine.IllegalAction("not_now", "Not now."),
+}
+
+
+@pytest.mark.parametrize("code", FAILURES)
+def test_a_clock_choice_fails_as_an_action_does(now, monkeypatch, code):
+    """The clock's choices and the actions share one answer per failure; only a move the
+    rules refuse differs: 409 for a choice (the moment is wrong), 400 for an action."""
+    organiser = client()
+    body = quick_match(organiser)
+    now[0] += QUICK_BANK + 1
+
+    def fail(**_kwargs):
+        raise FAILURES[code]()
+
+    monkeypatch.setattr(timeouts, "skip_turn", fail)
+    monkeypatch.setattr(services, "play", fail)
+    chosen = choose(organiser, body["id"], 0, "skip")
+    acted = post(organiser, body["id"], 0, {"type": "pass"})
+    assert chosen.json() == acted.json()
+    assert chosen.get("Retry-After") == acted.get("Retry-After")
+    if code == "illegal":
+        assert (chosen.status_code, acted.status_code) == (409, 400)
+    else:
+        assert chosen.status_code == acted.status_code >= 400
     assert stored(body["id"])[0] == 0

@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils import translation
 from rest_framework.test import APIClient
 
+from games.esar import ensure_facet_a
 from games.lending.models import Copy, CopyStatus
 from games.models import Game
 from games.unimarc.mapping import status_from_pmb
@@ -87,9 +88,7 @@ def test_pmb_statuses(label, status):
 
 
 def test_copies_come_in_with_the_import(db):
-    from django.core.management import call_command
-
-    call_command("loaddata", "fixtures/esar.json", verbosity=0)
+    ensure_facet_a()
     record = corpus.villa_paletti(
         copies=[
             {

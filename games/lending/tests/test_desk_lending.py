@@ -279,3 +279,18 @@ def test_holds_in_the_admin_are_read_only(client, villa_copies, nowak, volunteer
     assert listing.status_code == 200 and "Nowak" in text(listing)
     assert change.status_code == 200 and 'name="game"' not in text(change)
     assert client.get(reverse("admin:lending_hold_add")).status_code == 403
+
+
+def test_a_household_without_members_is_pointed_to_the_desks_own_button(
+    client, villa_copies, nowak, volunteer
+):
+    nowak.members.all().delete()
+    scan(client, "L0042")
+    page = text(scan(client, "J0001"))
+    assert "Nowak has no member yet: add one with “Add a member”." in page
+    assert ">Add a member</a>" in page  # the button it names is on the page
+    with translation.override("fr"):
+        desk = reverse("lending:desk")
+    page = text(client.post(desk, {"barcode": "J0001"}, follow=True))
+    assert "ajoutez-en un avec le bouton «\u00a0Ajouter un membre\u00a0»" in page
+    assert not Loan.objects.exists()

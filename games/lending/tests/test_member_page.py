@@ -9,12 +9,14 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.core import mail, signing
 from django.core.cache import cache
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
+from django_tasks_db.models import DBTaskResult
 
 from games.lending.circulation import lend
-from games.lending.member_page import member_token
+from games.lending.member_links import member_token
 from games.lending.models import Hold, Loan
 from games.lending.tests.test_circulation import copies, make_household
 from games.models import Game
@@ -167,6 +169,12 @@ def test_an_altered_link_is_refused(nowak):
     assert Client().post(url, {"action": "renew", "loan": 1}).status_code == 400
 
 
+def run_worker():
+    """The task worker as ``make run`` starts it, until its queue is empty."""
+    call_command("db_worker", "--batch", "--no-startup-delay", "--interval", "0", verbosity=0)
+
+
+@pytest.mark.django_db(transaction=True)  # the worker closes its connections
 def test_send_me_my_link_answers_the_same_whatever_was_typed(nowak):
     url = reverse("lending:member-link")
     client = Client()
@@ -180,6 +188,10 @@ def test_send_me_my_link_answers_the_same_whatever_was_typed(nowak):
         assert response.status_code == 200
         answers.append(re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", response.text))
     assert answers[0] == answers[1] == answers[2]
+    # Each answer did the same work: one task for the worker, no e-mail yet.
+    assert not mail.outbox
+    assert DBTaskResult.objects.count() == 3
+    run_worker()
     (message,) = mail.outbox
     assert message.to == ["nowak@example.org"]
     assert "https://ludo.example/fr/my-loans/" in message.body  # the household's language
@@ -187,6 +199,7 @@ def test_send_me_my_link_answers_the_same_whatever_was_typed(nowak):
     assert "Nowak" in client.get(link).content.decode()
 
 
+@pytest.mark.django_db(transaction=True)  # the worker closes its connections
 def test_send_me_my_link_is_throttled(nowak):
     url = reverse("lending:member-link")
     client = Client()
@@ -202,6 +215,7 @@ def test_send_me_my_link_is_throttled(nowak):
         client.post(
             url, {"card_number": "L0042", "email": "nowak@example.org"}, REMOTE_ADDR=f"10.1.0.{n}"
         )
+    run_worker()
     assert len(mail.outbox) == 3
 
 

@@ -10,9 +10,10 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from games.esar import ensure_facet_a
 from games.models import Game
 
-FIXTURES = ["esar.json", "games.json", "rule_summaries.json", "contents.json"]
+FIXTURES = ["games.json", "rule_summaries.json", "contents.json"]
 
 
 class Command(BaseCommand):
@@ -27,6 +28,7 @@ class Command(BaseCommand):
         if Game.objects.exists() and not force:
             self.stdout.write("The catalogue already has games; seed data left alone.")
             return
+        ensure_facet_a()  # there since the migrations, unless the database was flushed
         fixtures_dir = Path(settings.BASE_DIR) / "fixtures"
         paths = [str(fixtures_dir / name) for name in FIXTURES]
         call_command("loaddata", *paths, verbosity=options.get("verbosity", 1))

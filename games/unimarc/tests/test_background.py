@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import search
+from games.esar import ensure_facet_a
 from games.models import Game
 from games.unimarc.models import ImportJob
 from games.unimarc.tests import corpus
@@ -19,7 +20,7 @@ from games.unimarc.tests import corpus
 
 @pytest.fixture
 def volunteer(db, monkeypatch):
-    call_command("loaddata", "fixtures/esar.json", verbosity=0)
+    ensure_facet_a()
     monkeypatch.setattr("games.unimarc.admin.MAX_UPLOAD_RECORDS", 2)
     user = User.objects.create_user("vol", is_staff=True)
     user.groups.add(Group.objects.get(name="Ludothécaire"))
@@ -31,7 +32,7 @@ def volunteer(db, monkeypatch):
 @pytest.fixture
 def boss(transactional_db, monkeypatch):
     """A superuser: a transactional test's database has no groups (it is flushed)."""
-    call_command("loaddata", "fixtures/esar.json", verbosity=0)
+    ensure_facet_a()
     monkeypatch.setattr("games.unimarc.admin.MAX_UPLOAD_RECORDS", 2)
     client = Client()
     client.force_login(User.objects.create_superuser("boss"))

@@ -151,8 +151,9 @@ def test_the_site_setting_names_custom_fields_statuses_and_lender(seed, settings
 
 def _round_trip(file_format):
     make_game(
-        title="Jeu complet",
-        slug="jeu-complet",
+        title="Le Jeu complet",
+        sort_title="Jeu complet",  # the export marks "Le " as not sorting
+        slug="le-jeu-complet",
         ean="4010349602106",
         bgg_id=6249,
         year=2001,
@@ -161,7 +162,7 @@ def _round_trip(file_format):
         rules="Ligne 1\nLigne 2",
     )
     GameAuthor.objects.create(
-        game=Game.objects.get(slug="jeu-complet"),
+        game=Game.objects.get(slug="le-jeu-complet"),
         person=GameAuthor.objects.first().person,
         role="developer",
     )
@@ -185,6 +186,13 @@ def _round_trip(file_format):
     report = import_unimarc(content, options=ImportOptions())
     assert [o.action for o in report.outcomes] == ["created"] * len(before), report.failed
     assert catalogue() == before
+
+
+def test_the_export_marks_the_article_the_sort_title_drops(seed):
+    make_game(title="Le Petit Prince", sort_title="Petit Prince", slug="le-petit-prince")
+    read = read_file(export_unimarc(Game.objects.filter(slug__in=["le-petit-prince", "alhambra"])))
+    titles = sorted(item.record["200"]["a"] for item in read)
+    assert titles == ["Alhambra", "\x88Le \x89Petit Prince"]
 
 
 def test_round_trip_iso2709(seed):

@@ -11,6 +11,7 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from games.esar import ensure_facet_a
 from games.models import Game, Person, Publisher
 from games.unimarc.models import ImportedRecord
 from games.unimarc.services import ImportOptions, import_unimarc
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def esar(db):
-    call_command("loaddata", "fixtures/esar.json", verbosity=0)
+    ensure_facet_a()
 
 
 def run(content, user=None, **options):
@@ -666,3 +667,26 @@ def test_a_dry_run_sums_up_what_is_unmapped_in_one_line_a_tag(esar):
     with translation.override("pl"):
         polish = [line for line in report_lines(report, verbose=True) if "610" in line]
     assert polish == ["Nieprzeniesione 610 $a: 6 wartości, np. „adresse”."]
+
+
+def record_filed_under(code):
+    record = corpus.pmb_record(
+        8,
+        "Loto sonore",
+        publisher="Test",
+        custom={"nb_joueurs_min": "1", "nb_joueurs_max": "4", "age_min": "2", "duree": "15"},
+    )
+    record.add_field(corpus.field("686", a=code, _2="esar"))
+    return record
+
+
+def test_a_code_of_facet_a_beyond_the_seed_games_ones_is_accepted(esar):
+    report = run(corpus.iso([record_filed_under("A101")]))
+    assert outcome(report, 1).action == "created"
+    assert Game.objects.get().esar.label_fr == "Jeu sensoriel sonore"
+
+
+def test_a_code_outside_facet_a_is_still_refused(esar):
+    report = run(corpus.iso([record_filed_under("A 499")]))
+    assert outcome(report, 1).action == "failed"
+    assert "A 499" in outcome(report, 1).reason

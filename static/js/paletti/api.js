@@ -31,7 +31,26 @@ export async function api(url, body) {
   } catch (_e) {
     data = { detail: gettext("The server sent an unexpected answer.") };
   }
-  return { ok: response.ok, status: response.status, data };
+  const retryAfter = Number(response.headers.get("Retry-After")) || 0;
+  return { ok: response.ok, status: response.status, data, retryAfter };
+}
+
+// Another table behind the same address (a library's Wi-Fi) may have its move worked out at
+// this moment: the server then answers 429 "engine_busy" before anything is played, with a
+// Retry-After of a second. A post that runs the engine (an action, a new match whose bots
+// start, a seat handed to a bot) is sent again for up to ENGINE_BUSY_PATIENCE_MS (ours), and
+// the player only sees the thinking sign meanwhile. The address's CPU budget
+// ("engine_budget") is a real limit: it is said, not waited out.
+export const ENGINE_BUSY_PATIENCE_MS = 30000;
+
+export async function patiently(url, body) {
+  const started = Date.now();
+  for (;;) {
+    const result = await api(url, body);
+    const busyElsewhere = result.status === 429 && result.data.code === "engine_busy";
+    if (!busyElsewhere || Date.now() - started > ENGINE_BUSY_PATIENCE_MS) return result;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(result.retryAfter, 1) * 1000));
+  }
 }
 
 // A new match's first events (a bot may have played first) are told on the play page.

@@ -4,11 +4,11 @@
  * which says who is out of time; another seat's device, or the organiser's, is then offered
  * the two choices (skip the turn, hand the seat to a bot), never made silently.
  */
-import { api } from "./api.js";
+import { api, patiently } from "./api.js";
 import { el } from "./dom.js";
 import { fmt, gettext } from "./i18n.js";
 import { narrate, showError } from "./narration.js";
-import { game, mine, seatName } from "./state.js";
+import { game, mine, seatName, setBusy, subscribe } from "./state.js";
 
 const TICK_MS = 250;
 // How often a device whose own seat is out of time asks whether the others chose (it does
@@ -25,6 +25,10 @@ let told = null; // the clock events already told on this page
 
 export function initClock(handler) {
   apply = handler;
+  // Every state the store takes carries the clock as the server last saw it.
+  subscribe((change) => {
+    if (change === "state") showClock(game.state);
+  });
 }
 
 // "4:05": minutes and seconds, rounded up, so that 0:00 means the time is up.
@@ -146,10 +150,10 @@ async function ask() {
 async function choose(choice) {
   if (game.busy) return;
   showError("");
-  game.busy = true;
+  setBusy(true);
   for (const button of game.root.querySelectorAll(".clock-choices button")) button.disabled = true;
-  const result = await api(game.root.dataset.clock, { version: game.state.version, choice });
-  game.busy = false;
+  const result = await patiently(game.root.dataset.clock, { version: game.state.version, choice });
+  setBusy(false);
   if (result.ok) {
     apply(result.data, false);
     return;

@@ -2,16 +2,27 @@
  * match, the claim's warning and the load gauge.
  */
 import * as Hand from "./hand.js";
-import { api, matchUrl, rememberIntro } from "./api.js";
+import { matchUrl, patiently, rememberIntro } from "./api.js";
 import { narrowScreen, placerHelp, touchFirst } from "./device.js";
 import { el, swatch } from "./dom.js";
-import { setHighlight, whenStill } from "./drawing.js";
+import { animating, setHighlight, whenStill } from "./drawing.js";
 import { capfirst, fmt, gettext, ngettext } from "./i18n.js";
 import { LANE_NAMES, colourName, columnName, deed, platformAsObject, playerColourName, whereText } from "./names.js";
 import { renderBanner, showError } from "./narration.js";
 import { chooseLane, chosenAction, laneOf, placeRoom, stepGhost, stepLane, updateSlider } from "./placement.js";
 import { post, reload } from "./send.js";
-import { game, grams, legal, nextPlatform, restarts, seatName, topPlatform } from "./state.js";
+import { game, grams, legal, nextPlatform, restarts, seatName, subscribe, topPlatform } from "./state.js";
+
+// The seats warned of a claim's risk, on this page.
+const claimWarned = new Set();
+
+// "Play again", and the scoreboard kept current with who is connected (follow.js).
+export function initControls(root) {
+  root.querySelector("#play-again").addEventListener("click", (e) => playAgain(e.currentTarget));
+  subscribe((change) => {
+    if (change === "presence") renderScores();
+  });
+}
 
 /* ---------- Panel ---------- */
 
@@ -413,7 +424,7 @@ export function renderGameOver(acted) {
   section.hidden = true;
   if (state.status !== "finished") return;
   // Told once the pieces have landed, not over a villa still falling.
-  if (game.anim) {
+  if (animating()) {
     whenStill(() => {
       if (game.state === state) renderGameOver(acted);
     });
@@ -438,7 +449,7 @@ export async function playAgain(button) {
     s.kind === "bot" ? { name: s.name, kind: "bot", level: s.level } : s.device === "own" ? { name: s.name, kind: "human", device: "own" } : { name: s.name, kind: "human" },
   );
   button.disabled = true;
-  const result = await api(game.root.dataset.create, { players, options: state.options });
+  const result = await patiently(game.root.dataset.create, { players, options: state.options });
   button.disabled = false;
   if (!result.ok) {
     showError(result.data.detail || gettext("The match could not be created."));
@@ -470,14 +481,14 @@ export function freeColumnsOf(seat) {
 
 export function askPlatform(ask, box) {
   const key = "paletti-claim-warned-" + game.state.id + "-" + game.state.turn;
-  let warned = game.claimWarned.has(key);
+  let warned = claimWarned.has(key);
   try {
     warned = warned || sessionStorage.getItem(key) === "1";
     sessionStorage.setItem(key, "1");
   } catch (_e) {
     /* private mode: remembered for this page only */
   }
-  game.claimWarned.add(key);
+  claimWarned.add(key);
   if (warned) post(ask);
   else showClaimWarning(ask, box);
 }

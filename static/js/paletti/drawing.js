@@ -1,17 +1,30 @@
 /* Villa Paletti: the large drawing of the villa, one object in three dimensions (scene.js),
  * and its animation.
  *
- * The canvas shows the picture plane of scene.js's camera: game.view maps picture mm to
+ * The canvas shows the picture plane of scene.js's camera: the view maps picture mm to
  * CSS px (scale, and where the picture's origin falls), as data-view tells tests and tools.
+ * The view, its tween and the animation running are this module's own; the pieces' poses
+ * it animates are the store's (state.js: setPoses).
  */
 import * as Scene from "./scene.js";
 import * as View from "./view.js";
 import { narrowScreen, reducedMotion } from "./device.js";
 import { fmt, gettext } from "./i18n.js";
-import { advance, game, grams, legal, nextPlatform, posesOf, topPlatform } from "./state.js";
+import { advance, game, grams, legal, nextPlatform, posesOf, setPoses, setHighlight as highlightColumn, topPlatform } from "./state.js";
 
 export const PAINT = View.PAINT;
 export const FOCUS = "#d35400";
+
+let shown = null; // the view drawn now: {width, height, scale, ox, oy, dpr}
+let tweenOfView = null; // the view's tween: time -> {view, done} (view.js)
+let anim = null; // the animation running, if any
+
+// The view drawn now (read only): CSS px per picture mm (`scale`), the picture's origin on
+// the canvas (`ox`, `oy`), its size.
+export const currentView = () => shown;
+
+// Whether pieces are moving in the drawing now.
+export const animating = () => anim !== null;
 
 /* ---------- Drawing ---------- */
 
@@ -57,15 +70,15 @@ export function drawingHeight() {
 
 export function moveView(target) {
   const now = performance.now();
-  const instant = !game.view || reducedMotion() || target.width !== game.view.width;
-  const tween = View.viewTween(game.view, target, now, instant);
-  game.viewAt = tween;
+  const instant = !shown || reducedMotion() || target.width !== shown.width;
+  const tween = View.viewTween(shown, target, now, instant);
+  tweenOfView = tween;
   refreshView(now);
   if (instant) return;
   const step = (time) => {
-    if (game.viewAt !== tween) return;
+    if (tweenOfView !== tween) return;
     const done = refreshView(time);
-    if (!game.anim) draw();
+    if (!anim) draw();
     if (!done) requestAnimationFrame(step);
   };
   requestAnimationFrame(step);
@@ -73,25 +86,25 @@ export function moveView(target) {
 
 // Take the view of this moment; resize the canvas only when its height changes.
 export function refreshView(now) {
-  if (!game.viewAt) return true;
-  const { view, done } = game.viewAt(now);
+  if (!tweenOfView) return true;
+  const { view, done } = tweenOfView(now);
   const canvas = game.canvas;
   const dpr = window.devicePixelRatio || 1;
-  if (!game.view || game.view.width !== view.width || game.view.height !== view.height || game.view.dpr !== dpr) {
+  if (!shown || shown.width !== view.width || shown.height !== view.height || shown.dpr !== dpr) {
     canvas.width = Math.round(view.width * dpr);
     canvas.height = Math.round(view.height * dpr);
     canvas.style.height = view.height + "px";
   }
-  game.view = { ...view, dpr };
+  shown = Object.freeze({ ...view, dpr });
   // Where the world is on the canvas, for tests and tools: px per mm and the origin.
   canvas.dataset.view = [view.scale.toFixed(4), view.ox.toFixed(1), view.oy.toFixed(1)].join(" ");
   canvas.toggleAttribute("data-view-moving", !done);
-  if (done) game.viewAt = null;
+  if (done) tweenOfView = null;
   return done;
 }
 
-export const sx = (x) => game.view.ox + x * game.view.scale;
-export const sy = (y) => game.view.oy - y * game.view.scale;
+export const sx = (x) => shown.ox + x * shown.scale;
+export const sy = (y) => shown.oy - y * shown.scale;
 
 // A world point [x, y, z] on the canvas (CSS px).
 export function toScreen(p) {
@@ -101,7 +114,7 @@ export function toScreen(p) {
 
 // A canvas point (CSS px) on the picture (mm).
 export function toPicture(px, py) {
-  return [(px - game.view.ox) / game.view.scale, (game.view.oy - py) / game.view.scale];
+  return [(px - shown.ox) / shown.scale, (shown.oy - py) / shown.scale];
 }
 
 function pathOf(ctx, points) {
@@ -113,7 +126,7 @@ function pathOf(ctx, points) {
 export function draw() {
   refreshView(performance.now());
   const ctx = game.canvas.getContext("2d");
-  const v = game.view;
+  const v = shown;
   ctx.setTransform(v.dpr, 0, 0, v.dpr, 0, 0);
   ctx.clearRect(0, 0, v.width, v.height);
   drawTableAndBase(ctx);
@@ -126,7 +139,7 @@ export function draw() {
 
 // Outline a column (null: none), for the control or the pointer on it.
 export function setHighlight(id) {
-  game.highlight = id;
+  highlightColumn(id);
   draw();
 }
 
@@ -233,7 +246,7 @@ let hiddenMemo = { poses: null, hidden: new Map() };
 // The hidden columns of the villa at rest, worked out once per pose set; none while pieces
 // move (the outlines would flicker, and sampling every frame costs a phone too much).
 function hiddenNow(scene) {
-  if (game.anim) return new Map();
+  if (anim) return new Map();
   if (hiddenMemo.poses !== game.poses) hiddenMemo = { poses: game.poses, hidden: Scene.hiddenColumns(scene) };
   return hiddenMemo.hidden;
 }
@@ -253,7 +266,7 @@ export function drawBackOutlines(ctx, scene) {
     ctx.stroke();
     ctx.restore();
     const [x, y] = toScreen(item.pose.p);
-    const r = Math.max(4, Math.min(7, col.width * game.view.scale * 0.3));
+    const r = Math.max(4, Math.min(7, col.width * shown.scale * 0.3));
     ctx.save();
     ctx.beginPath();
     ctx.arc(x, y, r, 0, 2 * Math.PI);
@@ -317,7 +330,7 @@ export function drawMarks(ctx, scene) {
     ctx.font = "600 14px system-ui, sans-serif";
     const tw = ctx.measureText(label).width + 12;
     const [cx] = toScreen(touched.pose.p);
-    const x = Math.min(Math.max(cx - tw / 2, 2), game.view.width - tw - 2);
+    const x = Math.min(Math.max(cx - tw / 2, 2), shown.width - tw - 2);
     const y = Math.max(sy(touched.shape.box.yMax) - 30, 2);
     ctx.fillStyle = "#1f2328";
     ctx.fillRect(x, y, tw, 24);
@@ -458,7 +471,7 @@ export function pictureToPlatform(X, Y) {
 const stillWaiters = [];
 
 export function whenStill(callback) {
-  if (game.anim) stillWaiters.push(callback);
+  if (anim) stillWaiters.push(callback);
   else callback();
 }
 
@@ -467,10 +480,10 @@ function nowStill() {
 }
 
 export function animate(frames, target) {
-  if (game.anim) game.anim = null;
+  anim = null;
   if (!frames || !frames.length || reducedMotion()) {
     game.root.removeAttribute("data-animating");
-    game.poses = target;
+    setPoses(target);
     draw();
     nowStill();
     return;
@@ -495,21 +508,21 @@ export function animate(frames, target) {
     }
     previous = frame.t;
   }
-  const anim = { start: performance.now(), duration: frames[frames.length - 1].t, tracks, from, target };
-  game.anim = anim;
+  const playing = { start: performance.now(), duration: frames[frames.length - 1].t, tracks, from, target };
+  anim = playing;
   game.root.setAttribute("data-animating", "");
   const tick = (now) => {
-    if (game.anim !== anim) return;
-    const t = (now - anim.start) / 1000;
-    const done = t >= anim.duration;
+    if (anim !== playing) return;
+    const t = (now - playing.start) / 1000;
+    const done = t >= playing.duration;
     if (done) {
-      game.anim = null;
-      game.poses = target;
+      anim = null;
+      setPoses(target);
       game.root.removeAttribute("data-animating");
     } else {
       const poses = { ...from };
       for (const [name, track] of Object.entries(tracks)) poses[name] = sample(track, t);
-      game.poses = poses;
+      setPoses(poses);
       requestAnimationFrame(tick);
     }
     draw();

@@ -17,7 +17,7 @@
 import { api } from "./api.js";
 import { gettext } from "./i18n.js";
 import { showError } from "./narration.js";
-import { game, mine } from "./state.js";
+import { game, mine, setPresence } from "./state.js";
 
 export const POLL_MS = 2000;
 const STREAM_FAILURES = 3;
@@ -74,8 +74,7 @@ function listen() {
   });
   source.addEventListener("presence", (event) => {
     // Which persons' seats have a device connected: the scoreboard subscribes to it.
-    game.presence = Object.fromEntries(JSON.parse(event.data).seats.map((s) => [s.seat, s.connected]));
-    game.root.dispatchEvent(new CustomEvent("paletti:presence"));
+    setPresence(Object.fromEntries(JSON.parse(event.data).seats.map((s) => [s.seat, s.connected])));
   });
   source.addEventListener("gone", (event) => {
     end(JSON.parse(event.data).detail);

@@ -4,34 +4,32 @@
  */
 import * as Depth from "./depth.js";
 import { api } from "./api.js";
-import { initClock, showClock } from "./clock.js";
-import { playAgain, renderPanel, renderScores, renderTray } from "./controls.js";
+import { initClock } from "./clock.js";
+import { initControls, renderPanel, renderScores, renderTray } from "./controls.js";
 import { keepVillaInView } from "./device.js";
 import { animate, draw, layoutCanvas } from "./drawing.js";
 import { follow } from "./follow.js";
 import { gettext } from "./i18n.js";
 import { handoverText, initGuide, initPace, narrate, sealChange, showError, streakLines, tellSteps, tellsBotsOneByOne } from "./narration.js";
-import { resetGhost } from "./placement.js";
-import { clearPointing, onDepthPointer, onPointer, renderColumnIndex } from "./pointing.js";
+import { initPlacement } from "./placement.js";
+import { initPointing, renderColumnIndex } from "./pointing.js";
 import { onAnswer, post } from "./send.js";
 import { initLinks } from "./links.js";
 import { initSetup } from "./setup.js";
-import { game, legal, mine, posesOf } from "./state.js";
+import { applyServerState, attachPage, game, legal, mine, posesOf } from "./state.js";
 
 /* ---------- Every answer of the server, applied to the whole page ---------- */
 
-// The one module that knows every part of the page: send.js hands it each answer
-// (onAnswer), narration.js calls back once a bots' story is told.
+// The one module that knows every part of the page: send.js, clock.js and follow.js hand
+// it each answer (onAnswer, initClock, follow), narration.js calls back once a bots' story
+// is told. The store (state.js) takes the new state and tells its subscribers (the clock,
+// the pointer's chooser, the placement's point, the organiser's links); what follows is
+// shown in order: the drawing's frames, the story or the narration, then the panel.
 export function applyResult(data, acted) {
   const first = game.state === null;
-  game.state = data.state;
-  showClock(data.state);
-  game.highlight = null;
-  clearPointing();
-  resetGhost();
-  layoutCanvas(data.frames);
   // A new match whose bots played first: their actions are animated from the opening.
-  if (first) game.poses = posesOf(data.opening || data.state);
+  applyServerState(data.state, data.opening);
+  layoutCanvas(data.frames);
   if (tellsBotsOneByOne(data)) {
     if (Depth) Depth.adopt(data.state, data.opening);
     // A page just opened has no scores yet: show them now rather than after the story.
@@ -65,15 +63,14 @@ export function applyResult(data, acted) {
 /* ---------- Play page set-up ---------- */
 
 export function initMatch(root) {
+  attachPage(root);
   onAnswer(applyResult);
+  // Each part of the page subscribes to the store (state.js) before the first state comes.
   initClock(applyResult);
-  game.root = root;
-  game.canvas = root.querySelector("#villa");
-  game.stage = root.querySelector("#stage");
-  for (const type of ["pointerdown", "pointermove", "pointerup"]) game.canvas.addEventListener(type, onPointer);
-  const depth = root.querySelector("#villa-depth");
-  if (depth) for (const type of ["pointerdown", "pointermove"]) depth.addEventListener(type, onDepthPointer);
-  root.querySelector("#play-again").addEventListener("click", (e) => playAgain(e.currentTarget));
+  initPlacement();
+  initPointing(root);
+  initControls(root);
+  initLinks(root);
   document.addEventListener("keydown", (event) => {
     if (event.key !== "Escape" || !game.state || game.busy) return;
     const abort = legal("abort")[0];
@@ -101,7 +98,6 @@ export function initMatch(root) {
   }
   initGuide(root);
   initPace(root);
-  initLinks(root);
   api(root.dataset.api).then((result) => {
     if (!result.ok) {
       showError(result.data.detail || gettext("The match could not be loaded."));
@@ -110,7 +106,6 @@ export function initMatch(root) {
     applyResult({ state: result.data, frames: intro.frames || [], events: intro.events || [], steps: intro.steps || [], opening: intro.opening }, false);
     root.classList.add("ready");
     // Moves made on other devices arrive while this one waits for them, and who is here.
-    root.addEventListener("paletti:presence", () => renderScores());
     follow(applyResult);
   });
 }

@@ -6,15 +6,23 @@ import { keepVillaInView, narrowScreen } from "./device.js";
 import { el, swatch } from "./dom.js";
 import { animate, draw } from "./drawing.js";
 import { fmt, gettext, ngettext } from "./i18n.js";
-import { advance, game, humans, mine, posesOf, seatName } from "./state.js";
+import { advance, game, humans, mine, posesOf, seatName, setBusy, setHighlight } from "./state.js";
+
+// What this page has told already, so as not to tell it again: whose turn, the seal, each
+// seat's turns passed in a row; the answer being told step by step; the bots' pace.
+let lastTurn = null;
+let lastSeal = null;
+const passStreak = {};
+let telling = null;
+let oneByOne = true;
 
 // Say whose turn it is when it passes to another person: on a shared screen, to the one
 // who takes it; on a device that plays for others' turns too, who now plays.
 export function handoverText() {
   const state = game.state;
   const turn = state.status === "playing" ? state.turn : null;
-  const changed = turn !== game.lastTurn;
-  game.lastTurn = turn;
+  const changed = turn !== lastTurn;
+  lastTurn = turn;
   if (!changed || turn === null || state.seats[turn].kind !== "human" || humans() < 2) return "";
   if (!mine(turn)) return fmt(gettext("Now %(name)s plays."), { name: seatName(turn) });
   return fmt(gettext("%(name)s, your turn."), { name: seatName(turn) });
@@ -26,8 +34,8 @@ export function sealChange() {
   const seal = game.state.seal;
   const holder = seal.holder === null || seal.holder === undefined ? null : seal.holder;
   const key = [seal.started, holder, holder === null ? 0 : game.state.scores[holder]].join(":");
-  if (key === game.lastSeal) return "";
-  game.lastSeal = key;
+  if (key === lastSeal) return "";
+  lastSeal = key;
   return sealSummary();
 }
 
@@ -102,11 +110,11 @@ export function initGuide(root) {
 
 export function initPace(root) {
   const box = root.querySelector("#one-by-one");
-  game.oneByOne = stored("paletti-bots-one-by-one", "yes") !== "no";
+  oneByOne = stored("paletti-bots-one-by-one", "yes") !== "no";
   if (!box) return;
-  box.checked = game.oneByOne;
+  box.checked = oneByOne;
   box.addEventListener("change", () => {
-    game.oneByOne = box.checked;
+    oneByOne = box.checked;
     store("paletti-bots-one-by-one", box.checked ? "yes" : "no");
   });
 }
@@ -116,19 +124,19 @@ export const BOT_PAUSE_MS = 1700;
 
 // Also the moves made on other devices, which this one learns of all together.
 export function tellsBotsOneByOne(data) {
-  return game.oneByOne && Array.isArray(data.steps) && data.steps.some((step) => step.by_bot || !mine(step.seat));
+  return oneByOne && Array.isArray(data.steps) && data.steps.some((step) => step.by_bot || !mine(step.seat));
 }
 
 // A bot that passes turn after turn, or anyone the rules skip turn after turn (nothing to
 // move, no platform to ask for), is told why once it is more than one turn. A person who
 // chooses to pass needs no explaining.
 export function streakLines(step, events) {
-  if (["choose_colour", "touch", "ask_platform"].includes(step.type)) game.passStreak[step.seat] = 0;
+  if (["choose_colour", "touch", "ask_platform"].includes(step.type)) passStreak[step.seat] = 0;
   const lines = [];
   for (const event of (events || []).slice(step.events[0], step.events[1])) {
     if (event.code !== "passed" && event.code !== "player_skipped") continue;
-    const count = (game.passStreak[event.seat] || 0) + 1;
-    game.passStreak[event.seat] = count;
+    const count = (passStreak[event.seat] || 0) + 1;
+    passStreak[event.seat] = count;
     const seat = game.state.seats[event.seat];
     if (count < 2 || !seat) continue;
     let text;
@@ -200,9 +208,9 @@ export function tellSteps(data, told) {
   const prompt = root.querySelector("#prompt");
   const actions = root.querySelector("#actions");
   const story = { timer: null, done: false, next: 0 };
-  if (game.story) game.story.finish();
-  game.story = story;
-  game.busy = true;
+  if (telling) telling.finish();
+  telling = story;
+  setBusy(true);
   root.setAttribute("data-telling", "");
   // Until the bots' steps have been told, nobody is told "your turn".
   const firstBot = steps.find((step) => step.by_bot);
@@ -229,7 +237,7 @@ export function tellSteps(data, told) {
     if (step.by_bot) bannerForBot(step.seat);
     [...step.lines, ...streakLines(step, data.events)].forEach(show);
     // Outline the column a bot acts on, so the eye finds it in the drawing.
-    game.highlight = step.by_bot && step.column !== undefined ? step.column : null;
+    setHighlight(step.by_bot && step.column !== undefined ? step.column : null);
     draw();
     const slice = frames.slice(step.frames[0], step.frames[1]);
     let wait = step.by_bot ? BOT_PAUSE_MS : 400;
@@ -253,16 +261,16 @@ export function tellSteps(data, told) {
       const step = steps[story.next++];
       [...step.lines, ...streakLines(step, data.events)].forEach(show);
     }
-    game.highlight = null;
+    setHighlight(null);
     animate([], target);
     if (Depth) Depth.show(data.state, []);
     root.removeAttribute("data-telling");
-    game.busy = false;
+    setBusy(false);
     const seal = sealChange();
     const handover = handoverText();
     if (seal) show(seal);
     if (handover) show(handover);
-    if (game.story === story) game.story = null;
+    if (telling === story) telling = null;
     told();
   }
 

@@ -6,7 +6,14 @@ import * as Depth from "./depth.js";
 import { draw } from "./drawing.js";
 import { fmt, gettext } from "./i18n.js";
 import { LANE_NAMES } from "./names.js";
-import { game, legal, topPlatform } from "./state.js";
+import { game, legal, setGhost, subscribe, topPlatform } from "./state.js";
+
+// Each new state puts the point (or the platform) back where a placement starts.
+export function initPlacement() {
+  subscribe((change) => {
+    if (change === "state") resetGhost();
+  });
+}
 
 // How far one key press moves the point (mm): the engine's own listing grid.
 export const STEP = 5;
@@ -109,7 +116,7 @@ function stepLay(dx, dz) {
     next = onward.reduce((best, p) => (!best || (p[0] - x) ** 2 + (p[1] - z) ** 2 < (best[0] - x) ** 2 + (best[1] - z) ** 2 ? p : best), null);
   }
   if (!next) return;
-  game.ghost = { x: next[0], z: next[1] };
+  setGhost(next[0], next[1]);
   redrawGhost();
 }
 
@@ -126,17 +133,17 @@ export function resetGhost() {
   if (state.phase === "lay") {
     const below = belowCentre();
     const point = nearestLay(...below) || below;
-    game.ghost = { x: point[0], z: point[1] };
+    setGhost(point[0], point[1]);
     return;
   }
   const room = placeRoom();
   if (!room) {
-    game.ghost = { x: 0, z: 0 };
+    setGhost(0, 0);
     return;
   }
   const front = clampTo(room, state.dimensions.lane_depths[0]);
   const point = nearestFree(0, front) || [0, 0];
-  game.ghost = { x: point[0], z: point[1] };
+  setGhost(point[0], point[1]);
 }
 
 // Move the point (or the platform) towards (x, z): to the nearest place it may go. For a
@@ -145,11 +152,11 @@ export function moveGhost(x, z) {
   if (game.state.phase === "lay") {
     const point = nearestLay(x, z);
     if (!point) return;
-    game.ghost = { x: point[0], z: point[1] };
+    setGhost(point[0], point[1]);
   } else {
     const point = nearestFree(x, z);
     if (!point) return;
-    game.ghost = { x: point[0], z: point[1] };
+    setGhost(point[0], point[1]);
   }
   redrawGhost();
 }
@@ -175,7 +182,7 @@ export function stepGhost(direction, depth = 0) {
     if (far) return;
   }
   if (!free(room, x, z)) return;
-  game.ghost = { x: Math.round(x * 10) / 10, z: Math.round(z * 10) / 10 };
+  setGhost(Math.round(x * 10) / 10, Math.round(z * 10) / 10);
   redrawGhost();
 }
 

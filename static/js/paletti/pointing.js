@@ -4,14 +4,26 @@ import * as Scene from "./scene.js";
 import * as Depth from "./depth.js";
 import * as Hand from "./hand.js";
 import { el, swatch } from "./dom.js";
-import { currentScene, draw, pictureToPlatform, poses3d, setHighlight, toPicture } from "./drawing.js";
+import { currentScene, currentView, draw, pictureToPlatform, poses3d, setHighlight, toPicture } from "./drawing.js";
 import { capfirst, fmt, gettext, ngettext } from "./i18n.js";
 import { LANE_NAMES, columnName, deed, whereText } from "./names.js";
 import { layPoints, moveGhost } from "./placement.js";
 import { post } from "./send.js";
-import { game, legal, posesOf, topPlatform } from "./state.js";
+import { game, legal, posesOf, setSelection, subscribe, topPlatform } from "./state.js";
+
+// The pointer on the drawing and on the side drawing; a new state closes the chooser.
+export function initPointing(root) {
+  for (const type of ["pointerdown", "pointermove", "pointerup"]) game.canvas.addEventListener(type, onPointer);
+  const depth = root.querySelector("#villa-depth");
+  if (depth) for (const type of ["pointerdown", "pointermove"]) depth.addEventListener(type, onDepthPointer);
+  subscribe((change) => {
+    if (change === "state") clearPointing();
+  });
+}
 
 /* ---------- Pointer on the canvas ---------- */
+
+let drag = null; // pointer samples of a drag pulling the touched column out
 
 // A drag that starts on the touched column pulls it out: its speed and steadiness are
 // the pull's (hand.js).
@@ -20,15 +32,15 @@ export function dragToPull(event, X, Y) {
   if (event.type === "pointerdown") {
     const touched = game.state.touched.column;
     if (!columnAt(X, Y, new Set([touched]))) return;
-    game.drag = [sample];
+    drag = [sample];
     game.canvas.setPointerCapture(event.pointerId);
     return;
   }
-  if (!game.drag) return;
-  game.drag.push(sample);
+  if (!drag) return;
+  drag.push(sample);
   if (event.type !== "pointerup") return;
-  const gesture = Hand.fromDrag(game.drag, 1 / game.view.scale);
-  game.drag = null;
+  const gesture = Hand.fromDrag(drag, 1 / currentView().scale);
+  drag = null;
   if (gesture) post({ ...legal("pull")[0], ...gesture });
 }
 
@@ -41,7 +53,7 @@ export function canvasPoint(event) {
 // A column of `ids` whose outline the pointer is on or within 22 px of (a thin column is a
 // 44 px wide target), the nearest first.
 export function columnAt(X, Y, ids) {
-  const reach = 22 / game.view.scale;
+  const reach = 22 / currentView().scale;
   let best = null;
   for (const item of currentScene()) {
     if (item.kind !== "column" || !ids.has(item.piece.id)) continue;
@@ -131,7 +143,7 @@ export function pointAtColumn(event, X, Y) {
   const finger = event.pointerType === "touch";
   const ids = new Set(list.map((a) => a.column));
   // A finger may land a little beside a thin column; a mouse is precise.
-  const slack = (finger ? 14 : 2) / game.view.scale;
+  const slack = (finger ? 14 : 2) / currentView().scale;
   const under = columnsMeant(currentScene(), ids, X, Y, slack);
   if (event.type === "pointermove") {
     if (finger) return;
@@ -199,8 +211,7 @@ export function showPointing(...children) {
 }
 
 export function selectColumn(col) {
-  game.selected = col.id;
-  game.candidates = [];
+  setSelection(col.id);
   const { sentence } = columnChoices();
   showPointing(
     el("p", { class: "pointing-text", text: fmt(gettext("Selected: the %(column)s. Tap it again, or tap the button, to confirm."), { column: columnName(col) }) }),
@@ -209,8 +220,7 @@ export function selectColumn(col) {
 }
 
 export function showChooser(columns, finger) {
-  game.selected = null;
-  game.candidates = columns;
+  setSelection(null, columns);
   const { sentence } = columnChoices();
   const list = el("ul", { class: "pointing-list", "aria-label": gettext("Columns under the pointer") });
   for (const col of columns) list.append(el("li", {}, commitButton(col, sentence)));
@@ -221,8 +231,7 @@ export function showChooser(columns, finger) {
 }
 
 export function clearPointing(redraw) {
-  game.selected = null;
-  game.candidates = [];
+  setSelection(null);
   const box = game.root.querySelector("#pointing");
   if (box && !box.hidden) {
     box.hidden = true;

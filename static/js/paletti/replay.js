@@ -11,7 +11,7 @@ import { api } from "./api.js";
 import { renderScores, renderTray } from "./controls.js";
 import { animate, draw, layoutCanvas } from "./drawing.js";
 import { fmt, gettext, ngettext } from "./i18n.js";
-import { game, posesOf } from "./state.js";
+import { applyServerState, attachPage, game, posesOf } from "./state.js";
 
 const root = document.getElementById("paletti-replay");
 let current = null;
@@ -31,14 +31,11 @@ function checkLine(step) {
 }
 
 function show(step, forward) {
-  const first = current === null;
   current = step;
-  game.state = step.state;
-  game.highlight = null;
+  applyServerState(step.state);
   const frames = forward ? step.frames : [];
   layoutCanvas(frames);
   const target = posesOf(step.state);
-  if (first) game.poses = target;
   animate(frames, target);
   Depth.show(step.state, frames, null);
   renderScores();
@@ -109,8 +106,6 @@ window.addEventListener("resize", () => {
   }, 100);
 });
 
-game.root = root;
-game.canvas = root.querySelector("#villa");
-game.stage = root.querySelector("#stage");
+attachPage(root);
 show(JSON.parse(document.getElementById("replay-data").textContent), false);
 root.classList.add("ready");

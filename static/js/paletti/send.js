@@ -1,16 +1,17 @@
 /* Villa Paletti: sending an action to the server, or reloading the match, and what the page
  * shows while it waits for the answer.
  */
-import { api } from "./api.js";
+import { api, patiently } from "./api.js";
 import { el } from "./dom.js";
 import { fmt, gettext } from "./i18n.js";
 import { bannerForBot, narrate, renderBanner, showError } from "./narration.js";
-import { game } from "./state.js";
+import { game, setBusy as markBusy } from "./state.js";
 
 // An answer is applied to the whole page (the drawing, the panel, the pointer's chooser, the
 // column index) by the handler main.js registers here at start. The panel and the pointer
 // post through this module, so it does not import them: every import points one way.
 let applyResult = null;
+let thinkingTimer = null;
 
 export function onAnswer(handler) {
   applyResult = handler;
@@ -22,7 +23,7 @@ export async function post(action) {
   if (game.busy) return;
   showError("");
   setBusy(true, action);
-  const result = await api(game.root.dataset.actions, { version: game.state.version, action });
+  const result = await patiently(game.root.dataset.actions, { version: game.state.version, action });
   setBusy(false);
   if (result.ok) {
     applyResult(result.data, true);
@@ -42,7 +43,7 @@ export async function post(action) {
 export const THINKING_DELAY_MS = 250;
 
 export function setBusy(busy, action) {
-  game.busy = busy;
+  markBusy(busy);
   const root = game.root;
   root.toggleAttribute("data-busy", busy);
   const controls = root.querySelectorAll("#actions button, #pointing button, #column-index .column-index-body button, #actions [role=slider], #actions input");
@@ -60,7 +61,7 @@ export function setBusy(busy, action) {
   // Not "your turn" while the bot who plays next thinks: the banner names it at once.
   const bot = busy ? botAfter(action) : null;
   if (bot !== null) bannerForBot(bot);
-  clearTimeout(game.thinkingTimer);
+  clearTimeout(thinkingTimer);
   const sign = root.querySelector("#thinking");
   if (!sign) return;
   if (!busy) {
@@ -68,7 +69,7 @@ export function setBusy(busy, action) {
     sign.hidden = true;
     return;
   }
-  game.thinkingTimer = setTimeout(() => {
+  thinkingTimer = setTimeout(() => {
     if (!game.busy) return;
     sign.replaceChildren(el("span", { class: "spinner", "aria-hidden": "true" }), thinkingText(action));
     sign.hidden = false;

@@ -1,7 +1,7 @@
 /* Villa Paletti: the set-up form, its request and its errors.
  */
 import * as Arrange from "./arrange.js";
-import { api, matchUrl, rememberIntro } from "./api.js";
+import { matchUrl, patiently, rememberIntro } from "./api.js";
 import { gettext } from "./i18n.js";
 
 /* ---------- Set-up page ---------- */
@@ -33,7 +33,7 @@ export function initSetup(form) {
     clearErrors(form);
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
-    const result = await api(form.dataset.api, setupPayload(form, seats, Number(count.value)));
+    const result = await patiently(form.dataset.api, setupPayload(form, seats, Number(count.value)));
     button.disabled = false;
     if (result.ok) {
       rememberIntro(result.data);

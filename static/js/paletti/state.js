@@ -1,4 +1,5 @@
-/* Villa Paletti: the play page's state (the server's last answer and what the page shows of it) and the legal actions.
+/* Villa Paletti: the play page's state (the server's last answer and what the page shows of
+ * it), its one writer and its subscribers; the legal actions and who is looking.
  */
 import { gettext } from "./i18n.js";
 
@@ -6,28 +7,85 @@ import { gettext } from "./i18n.js";
 // page and the narration alike).
 export const grams = (touched) => (Number.isInteger(touched.grams) ? touched.grams : Math.round(touched.load));
 
-/* ---------- Play page: state and geometry ---------- */
+/* ---------- The store: the one module that writes the match's state ---------- */
 
-export const game = {
-  root: null,
-  state: null,
-  poses: {},
-  anim: null,
-  highlight: null,
-  ghost: { x: 0, z: 0 }, // where a column would stand on the top platform, from its centre (mm)
-  lastTurn: null,
-  busy: false,
-  view: null,
-  drag: null, // pointer samples of a drag pulling the touched column out
-  oneByOne: true, // bots' actions told one at a time (a choice kept in localStorage)
-  story: null, // the answer being told step by step
-  passStreak: {}, // seat → turns passed in a row
-  claimWarned: new Set(), // seats warned of a claim's risk, this page
-  viewAt: null, // the view's tween: time -> {view, done} (view.js)
+/* What the play page (and the replay page) knows of the match, shared by its modules. Only
+ * this module writes it, through the functions below, each of which tells the subscribers
+ * what changed; every other module reads `game` (a read-only view: writing to it throws)
+ * and subscribes to what it shows. What one module alone needs (the view's tween, a drag's
+ * samples, what the narration already said) stays in that module. */
+const match = {
+  root: null, // the page's elements, attached once (attachPage)
+  canvas: null,
+  stage: null,
+  state: null, // the server's last answer
+  poses: {}, // every piece's pose as drawn now (drawing.js animates them)
+  highlight: null, // a column outlined in the drawing
+  ghost: Object.freeze({ x: 0, z: 0 }), // where a column would stand on the top platform, from its centre (mm)
   selected: null, // a column a first tap chose, shown until a second tap or a button commits
-  candidates: [], // columns overlapping under the pointer, offered in a chooser
+  candidates: Object.freeze([]), // columns overlapping under the pointer, offered in a chooser
+  busy: false, // an action, a clock choice or a story is under way: nothing else starts
   presence: null, // persons' seat → whether a device of theirs is connected (follow.js)
 };
+
+const readOnly = (_target, key) => {
+  throw new TypeError(`game.${String(key)} is read-only: change it through state.js`);
+};
+export const game = new Proxy(match, { set: readOnly, deleteProperty: readOnly, defineProperty: readOnly });
+
+const listeners = new Set();
+
+/* Call `listener(change)` after every change, `change` naming what changed: "state" (a new
+ * answer of the server), "highlight", "ghost", "selection", "busy", "presence", "poses".
+ * Returns a function that unsubscribes. */
+export function subscribe(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function change(what, fields) {
+  Object.assign(match, fields);
+  for (const listener of [...listeners]) listener(what);
+}
+
+export function attachPage(root) {
+  change("page", { root, canvas: root.querySelector("#villa"), stage: root.querySelector("#stage") });
+}
+
+/* A state the server sent (or a replay's step): no column outlined or chosen any longer; the
+ * first one also places every piece where it stands (`opening`: before the bots' first
+ * moves, which are then animated from it). */
+export function applyServerState(state, opening) {
+  const first = match.state === null;
+  const fields = { state, highlight: null, selected: null, candidates: Object.freeze([]) };
+  if (first) fields.poses = posesOf(opening || state);
+  change("state", fields);
+}
+
+export function setPoses(poses) {
+  change("poses", { poses });
+}
+
+export function setHighlight(id) {
+  change("highlight", { highlight: id });
+}
+
+export function setGhost(x, z) {
+  change("ghost", { ghost: Object.freeze({ x, z }) });
+}
+
+// A column chosen by a first tap (`selected`), or the columns offered in the chooser.
+export function setSelection(selected, candidates = []) {
+  change("selection", { selected, candidates: Object.freeze([...candidates]) });
+}
+
+export function setBusy(busy) {
+  change("busy", { busy });
+}
+
+export function setPresence(presence) {
+  change("presence", { presence: Object.freeze({ ...presence }) });
+}
 
 /* Every piece's pose on the page: [x, y, angle_front, z, angle_side] (mm, radians), from
  * the front pose [x, y, angle] and the side pose [z, y, angle] the server sends (scene.js
