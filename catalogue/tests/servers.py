@@ -127,4 +127,13 @@ class Listener(threading.Thread):
         return None, None
 
     def close(self):
+        # The reading thread waits in recv() until the server next writes (a keep-alive
+        # comment every 15 s): shutting the socket ends that wait at once.
+        connection = getattr(self.response.raw, "connection", None)
+        sock = getattr(connection, "sock", None)
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass  # already closed by the server
         self.response.close()
