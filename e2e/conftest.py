@@ -16,7 +16,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SCREENSHOTS = Path(__file__).parent / "screenshots"
+# Where the browser tests leave their screenshots to look at: e2e/screenshots/ (ignored by
+# git), or the folder E2E_SCREENSHOTS names.
+SCREENSHOTS = Path(os.environ.get("E2E_SCREENSHOTS") or Path(__file__).parent / "screenshots")
 PACE_ALL_AT_ONCE = "localStorage.setItem('paletti-bots-one-by-one', 'no');"
 # The first-game guide, once read, stays closed (test_paletti_guidance.py opens it).
 GUIDE_SEEN = "localStorage.setItem('paletti-guide-seen', 'yes');"
@@ -55,7 +57,7 @@ def page(request, browser):
 
 
 def screenshot(page, name):
-    SCREENSHOTS.mkdir(exist_ok=True)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=SCREENSHOTS / f"{name}-{page.width}.png", full_page=True)
 
 

@@ -2,12 +2,10 @@
 first), then lent a game by scanning; its details edited, a member added, its membership
 extended. On a phone and a desktop; screenshots of each page."""
 
-from pathlib import Path
-
 from django.contrib.auth.models import Permission, User
 from playwright.sync_api import expect
 
-from e2e.conftest import assert_no_serious_violation
+from e2e.conftest import SCREENSHOTS, assert_no_serious_violation
 from e2e.conftest import english_url as url
 from e2e.test_desk_lending import scan
 from games.lending.ledger import LedgerKind
@@ -15,7 +13,7 @@ from games.lending.models import Copy, Household, Loan, MemberType
 from games.lending.tests.test_circulation import make_household
 from games.models import Game
 
-SHOTS = Path("/work/shots/desk-households")
+SHOTS = SCREENSHOTS / "desk-households"
 
 
 def shot(page, name):

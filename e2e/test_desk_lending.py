@@ -4,7 +4,6 @@ reserved. On a
 phone, a tablet and a desktop; screenshots of each."""
 
 import datetime
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Permission, User
@@ -12,12 +11,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from playwright.sync_api import expect
 
-from e2e.conftest import assert_no_serious_violation
+from e2e.conftest import SCREENSHOTS, assert_no_serious_violation
 from e2e.conftest import english_url as url
 from games.lending.models import Copy, CopyStatus, Household, Member, MemberType
 from games.models import Game
 
-SHOTS = Path("/work/shots/loans")
+SHOTS = SCREENSHOTS / "loans"
 
 
 @pytest.fixture(params=[390, 820, 1280], ids=["phone", "tablet", "desktop"])

@@ -10,14 +10,14 @@ from django.contrib.auth.models import Permission, User
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from e2e.conftest import assert_no_serious_violation
+from e2e.conftest import SCREENSHOTS, assert_no_serious_violation
 from e2e.conftest import english_url as url
 from games.lending.circulation import give_back, lend
 from games.lending.ledger import LedgerKind, record, record_membership
 from games.lending.models import Copy, Household, Loan, Member, MemberType
 from games.models import Game
 
-SHOTS = Path("/work/shots/ledger")
+SHOTS = SCREENSHOTS / "ledger"
 
 
 def shot(page, name):

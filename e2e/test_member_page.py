@@ -3,7 +3,6 @@ renews one loan, reserves a game. Screenshots of the page, the "send me my link"
 an expired link."""
 
 import datetime
-from pathlib import Path
 
 import pytest
 from django.core import mail
@@ -12,13 +11,13 @@ from django.urls import reverse
 from django.utils import translation
 from playwright.sync_api import expect
 
-from e2e.conftest import assert_no_serious_violation
+from e2e.conftest import SCREENSHOTS, assert_no_serious_violation
 from games.lending.circulation import lend
 from games.lending.models import Copy, CopyStatus, Household, Loan, Member, MemberType
 from games.lending.notices import send_member_link
 from games.models import Game
 
-SHOTS = Path("/work/shots/reminders")
+SHOTS = SCREENSHOTS / "reminders"
 
 
 def shot(page, name):

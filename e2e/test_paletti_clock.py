@@ -8,16 +8,15 @@ Seed 42 with two seats: Ada (the organiser's device) and Bo (his phone), Bo firs
 """
 
 import re
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
 
-from e2e.conftest import GUIDE_SEEN, PACE_ALL_AT_ONCE, assert_no_serious_violation
+from e2e.conftest import GUIDE_SEEN, PACE_ALL_AT_ONCE, SCREENSHOTS, assert_no_serious_violation
 from paletti.models import ClockEvent, MatchAction, Seat
 
-SHOTS = Path("/work/shots/clock")
+SHOTS = SCREENSHOTS / "clock"
 
 
 def device(browser, width, *, phone=False):

@@ -8,17 +8,16 @@ is reopened at the same point."""
 
 import re
 import time
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from e2e.conftest import GUIDE_SEEN, PACE_ALL_AT_ONCE
+from e2e.conftest import GUIDE_SEEN, PACE_ALL_AT_ONCE, SCREENSHOTS
 from e2e.test_paletti_seats import play_a_turn
 from paletti.tests.test_stream import REDIS_URL, Server, redis_answers
 
-SHOTS = Path("/work/shots/live")
+SHOTS = SCREENSHOTS / "live"
 
 
 @pytest.fixture

@@ -9,19 +9,18 @@ Robot, seed 5), as fast as the engine goes; the one being played is only set up.
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
 from django.utils import translation
 from playwright.sync_api import expect
 
-from e2e.conftest import GUIDE_SEEN, assert_no_serious_violation
+from e2e.conftest import GUIDE_SEEN, SCREENSHOTS, assert_no_serious_violation
 from e2e.conftest import english_url as url
 from paletti import engine, services
 from paletti.models import MatchStatus
 
-SHOTS = Path("/work/shots/lobby")
+SHOTS = SCREENSHOTS / "lobby"
 ADA_AND_ROBOT = [
     services.SeatSpec("Ada"),
     services.SeatSpec("Robot", kind="bot", level="easy"),

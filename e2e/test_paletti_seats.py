@@ -10,16 +10,15 @@ bot, easy).
 """
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from e2e.conftest import GUIDE_SEEN, PACE_ALL_AT_ONCE, assert_no_serious_violation
+from e2e.conftest import GUIDE_SEEN, PACE_ALL_AT_ONCE, SCREENSHOTS, assert_no_serious_violation
 from e2e.conftest import english_url as url
 
 SEED = 42
-SHOTS = Path("/work/shots/seats")
+SHOTS = SCREENSHOTS / "seats"
 NAMES = ["Ada", "Bo", "Cy", "Robot"]
 
 

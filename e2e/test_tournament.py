@@ -2,13 +2,10 @@
 each table's result is entered on one player's phone and confirmed on another's, and the
 big screen on the wall follows the results and the standings by itself."""
 
-import os
 import random
 import re
-import shutil
 import uuid
 from datetime import date
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Permission, User
@@ -28,17 +25,11 @@ NAMES = [
     "Ada", "Bruno", "Chloé", "Dorota", "Emil", "Frida", "Gustav", "Hanna", "Igor",
     "Jeanne", "Kasper", "Lena",
 ]  # fmt: skip
-# Where the screenshots are also copied for people to look at (set by the developer).
-SHOTS = os.environ.get("TOURNAMENT_SHOTS", "")
 
 
 def shoot(page, name):
-    SCREENSHOTS.mkdir(exist_ok=True)
-    path = SCREENSHOTS / f"tournament-{name}-{page.width}.png"
-    page.screenshot(path=path, full_page=True)
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(SHOTS) / path.name)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / f"tournament-{name}-{page.width}.png", full_page=True)
 
 
 @pytest.fixture
