@@ -1,7 +1,7 @@
 """Fixtures the lending tests share: the seed games' contents, a household, a volunteer."""
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Group, User
 from django.core.management import call_command
 
 from games.models import Game
@@ -28,3 +28,12 @@ def ola(db):
 @pytest.fixture
 def desk_user(db):
     return User.objects.create_user("desk")
+
+
+@pytest.fixture
+def volunteer(client):
+    """A volunteer of the Ludothécaire group, signed in on `client`."""
+    user = User.objects.create_user("vol", is_staff=True)
+    user.groups.add(Group.objects.get(name="Ludothécaire"))
+    client.force_login(user)
+    return user

@@ -7,7 +7,7 @@ import datetime
 from decimal import Decimal
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -23,14 +23,6 @@ pytestmark = pytest.mark.django_db
 def _fee(settings):
     settings.LENDING_MEMBERSHIP_FEE = Decimal("20.00")
     settings.LENDING_OPENING_WEEKDAYS = []
-
-
-@pytest.fixture
-def volunteer(client):
-    user = User.objects.create_user("vol", is_staff=True)
-    user.groups.add(Group.objects.get(name="Ludothécaire"))
-    client.force_login(user)
-    return user
 
 
 @pytest.fixture

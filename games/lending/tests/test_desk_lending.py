@@ -4,7 +4,7 @@ the household's loans with their due dates; a return counted on the copy's page.
 import datetime
 
 import pytest
-from django.contrib.auth.models import Group, Permission, User
+from django.contrib.auth.models import Permission, User
 from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -41,14 +41,6 @@ def nowak(db):
     Member.objects.create(household=household, first_name="Anna", last_name="Nowak")
     Member.objects.create(household=household, first_name="Ola", last_name="Nowak", child_age=7)
     return household
-
-
-@pytest.fixture
-def volunteer(client):
-    user = User.objects.create_user("vol", is_staff=True)
-    user.groups.add(Group.objects.get(name="Ludothécaire"))
-    client.force_login(user)
-    return user
 
 
 def scan(client, code, **extra):
